@@ -412,7 +412,7 @@ describe('databases and rows', () => {
         },
       },
     ],
-    ['a layout type that is none of the eight', { ...data, view: { layouts: [{ uid: 'l', type: 'gallery', orderedFields: [] }] } }],
+    ['a layout type that is none of the ten', { ...data, view: { layouts: [{ uid: 'l', type: 'mindmap', orderedFields: [] }] } }],
     [
       'a sort on an unknown field',
       { ...data, view: { layouts: [{ uid: 'l', type: 'table', orderedFields: [], sorts: [{ fieldId: 'nope', direction: 'asc' }] }] } },

@@ -1,6 +1,8 @@
 import { z } from 'zod';
+import type { Cover } from './element';
 import { LIMITS } from './constants';
 import {
+  CARD_PREVIEWS,
   COMPUTED_FIELD_TYPES,
   DATABASE_LIMITS,
   MAIN_FIELD_ID,
@@ -69,7 +71,16 @@ export interface WireRow {
   createdBy: string;
   updatedAt: string;
   updatedBy: string | null;
+  /**
+   * A gallery's card picture (read for a gallery view whose `cardPreview` is the page's cover or
+   * content; docs/api/databases.md «Gallery and list»): the row page's cover, or the file of the
+   * first picture in its content. Absent: none.
+   */
+  preview?: RowPreview;
 }
+
+/** A gallery card's picture: a page cover as pages have them, or an uploaded picture's file. */
+export type RowPreview = { cover: Cover } | { fileId: string };
 
 export const newRowSchema = z
   .object({
@@ -238,6 +249,8 @@ export const rowsQueryShape = {
   fields: z.array(z.string().max(64)).max(DATABASE_LIMITS.fields).optional(),
   /** Read rows in the trash instead (the database's deleted rows). */
   inTrash: z.boolean().optional(),
+  /** A gallery's card pictures with the rows (`preview` of each): the row pages' covers or the first pictures of their content. */
+  preview: z.enum(CARD_PREVIEWS).optional(),
   /** Only the rows of one group of the view (`viewId`, grouped): a board's column. The group's value as GET …/groups gives it. */
   group: z.union([z.string().max(128), z.boolean(), z.null()]).optional(),
   /** Only the rows whose date in a date field meets [from, to) (each YYYY-MM-DD or an ISO date-time): those starting in it and ranges running into it. A calendar's days. */

@@ -239,8 +239,13 @@ export const orderedFieldSchema = z.object({ fieldId: fieldIdSchema, isWrap: z.b
 export type OrderedField = z.infer<typeof orderedFieldSchema>;
 
 /** Layout types: the api-contract's default layout types, as they are written in a layout. */
-export const LAYOUT_TYPES = ['table', 'board', 'calendar', 'timeline', 'chart', 'barChart', 'lineChart', 'pieChart'] as const;
+export const LAYOUT_TYPES = ['table', 'board', 'calendar', 'timeline', 'chart', 'barChart', 'lineChart', 'pieChart', 'gallery', 'list'] as const;
 export type LayoutType = (typeof LAYOUT_TYPES)[number];
+/** What tops a gallery's cards. */
+export const CARD_PREVIEWS = ['pageContent', 'pageCover', 'files', 'none'] as const;
+export type CardPreview = (typeof CARD_PREVIEWS)[number];
+export const CARD_SIZES = ['small', 'medium', 'large'] as const;
+export type CardSize = (typeof CARD_SIZES)[number];
 
 /** Filter conditions; which apply to which field type is in `FILTER_CONDITIONS`. */
 export const FILTER_CONDITION_NAMES = [
@@ -405,8 +410,15 @@ export const databaseLayoutSchema = z
       .strict()
       .nullable()
       .optional(),
-    /** A board's card covers: the first picture of this files field on top of each card (null or missing: none). */
+    /** A board's card covers: the first picture of this files field on top of each card (null or missing: none). A gallery's with `cardPreview` `files`. */
     cover: z.object({ fieldId: fieldIdSchema }).strict().nullable().optional(),
+    /**
+     * What tops a gallery's cards (docs/api/databases.md «Gallery and list»): the row page's cover,
+     * the first picture in its content (the default), the first picture of the `cover` files field, or nothing.
+     */
+    cardPreview: z.enum(CARD_PREVIEWS).optional(),
+    /** A gallery's cards: small, medium (the default) or large. */
+    cardSize: z.enum(CARD_SIZES).optional(),
     calculations: z.record(fieldIdSchema, z.enum(CALCULATIONS)).optional(),
     chart: chartConfigSchema.nullable().optional(),
     /** A calendar's dates: the date field it places rows by, and whether it shows a month or a week. */

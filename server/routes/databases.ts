@@ -38,6 +38,7 @@ import { authorizePage, isPubliclyReadable } from '../policies/page';
 import { envelope, presentElement } from '../presenters';
 import { findBlock, presentBlock } from '../repositories/blocks';
 import { foldChart, keptChartGroups } from '../repositories/databaseCharts';
+import { withPreviews } from '../repositories/rowPreviews';
 import { databaseCsv } from '../repositories/databaseCsv';
 import { findLayoutHolder } from '../repositories/databaseLayouts';
 import { databaseRevision } from '../repositories/databaseRevisions';
@@ -325,7 +326,9 @@ export async function databaseRoutes(server: FastifyInstance, { limits }: { limi
       const after = request.query.cursor === undefined ? undefined : readCursor(request.query.cursor, rowQuery);
       const window = await orders.window(app.db, block, data.config, rowQuery, { offset, limit, after });
       // Relations to another database name only the rows of it this reader may read (docs/relations.md).
-      const rows = await withReadableRelations(app.db, viewerId, block.id, data.config, await readRows(app.db, block.id, window.ids, query.fields));
+      const readable = await withReadableRelations(app.db, viewerId, block.id, data.config, await readRows(app.db, block.id, window.ids, query.fields));
+      // A gallery's cards: the row pages' covers or first pictures (docs/api/databases.md «Gallery and list»).
+      const rows = request.query.preview ? await withPreviews(app.db, readable, request.query.preview) : readable;
       const hasMoreNext = window.offset + rows.length < window.count;
       // Formulas being computed again in the background: the view shows how far (docs/formulas.md). Only a database with formulas has such a job.
       const computing = Object.values(data.config.fields).some((field) => field.type === 'formula' || field.type === 'rollup')

@@ -90,7 +90,10 @@ export async function recomputeAllFormulas(
   if (total <= inlineRows) {
     // Links stay (no relation cell changed); the rows naming those computed follow.
     const written = await recomputeFormulas(trx, databaseId, config, 'all', userId, undefined, { relink: false });
-    return { computed: written.length, events: await recomputeRowReaders(trx, [...new Set(written.map((cell) => cell.rowId))], userId) };
+    return {
+      computed: written.length,
+      events: await recomputeRowReaders(trx, [...new Set(written.map((cell) => cell.rowId))], userId, [...new Set(written.map((cell) => cell.fieldId))]),
+    };
   }
   const fieldIds = Object.entries(config.fields)
     .filter(([, field]) => field.type === 'formula' || field.type === 'rollup')
@@ -209,7 +212,9 @@ export async function runFormulaJob(
       const computing = performance.now();
       const written = await recomputeFormulas(trx, job.database_id, config, ids, job.user_id, changes, { relink: false });
       // Rollups of other databases reading the values computed here (docs/relations.md «Rollups»).
-      const readers = await recomputeRowReaders(trx, [...new Set(written.map((cell) => cell.rowId))], job.user_id);
+      const readers = await recomputeRowReaders(trx, [...new Set(written.map((cell) => cell.rowId))], job.user_id, [
+        ...new Set(written.map((cell) => cell.fieldId)),
+      ]);
       stats.computeMs += ms(computing);
       stats.rows += ids.length;
       stats.chunks++;
@@ -393,28 +398,44 @@ const READERS_INLINE = 1_000;
  * events of the cells written, for those databases' views. A database where more than
  * READERS_INLINE rows name them computes in the background instead (its views hear `computing`).
  */
-export function recomputeRowReaders(trx: Transaction<Database>, rowIds: readonly string[], userId: string): Promise<DomainEvent[]> {
-  return recomputeDependents(trx, rowIds, async (tx, databaseId, config, ids, changes) => {
-    const target = await holderOf(tx, databaseId);
-    if (!target) return { events: [], changedRows: [] };
-    const tell = (change: EventOf<'rowsChanged'>['change']): DomainEvent => ({
-      kind: 'rowsChanged',
-      holderId: target.holder.id,
-      databaseId,
-      change,
-      at: nowIso(),
-    });
-    if (ids.length > READERS_INLINE) {
-      const all = await recomputeAllFormulas(tx, databaseId, target.holder.id, config, userId);
-      if ('queued' in all) {
-        wakeFormulaJobs();
-        return { events: [tell({ kind: 'computing', ...all.queued })], changedRows: [] };
+export function recomputeRowReaders(
+  trx: Transaction<Database>,
+  rowIds: readonly string[],
+  userId: string,
+  /** The fields that changed on those rows (absent: any — a title, the trash, a new row). */
+  fieldIds?: readonly string[],
+): Promise<DomainEvent[]> {
+  const none = { events: [], changedRows: [], changedFields: [] };
+  return recomputeDependents(
+    trx,
+    rowIds,
+    async (tx, databaseId, config, ids, changes) => {
+      const target = await holderOf(tx, databaseId);
+      if (!target) return none;
+      const tell = (change: EventOf<'rowsChanged'>['change']): DomainEvent => ({
+        kind: 'rowsChanged',
+        holderId: target.holder.id,
+        databaseId,
+        change,
+        at: nowIso(),
+      });
+      if (ids.length > READERS_INLINE) {
+        const all = await recomputeAllFormulas(tx, databaseId, target.holder.id, config, userId);
+        if ('queued' in all) {
+          wakeFormulaJobs();
+          return { ...none, events: [tell({ kind: 'computing', ...all.queued })] };
+        }
+        return { ...none, events: [...all.events, tell({ kind: 'reset' })] };
       }
-      return { events: [...all.events, tell({ kind: 'reset' })], changedRows: [] };
-    }
-    const written = await recomputeFormulas(tx, databaseId, config, ids, userId, changes, { relink: false });
-    if (written.length === 0) return { events: [], changedRows: [] };
-    const rows = new Map((await findRowPages(tx, databaseId, ids)).map((row) => [row.id, row]));
-    return { events: cellsWritten(target, rows, written, changes, config), changedRows: [...new Set(written.map((cell) => cell.rowId))] };
-  });
+      const written = await recomputeFormulas(tx, databaseId, config, ids, userId, changes, { relink: false });
+      if (written.length === 0) return none;
+      const rows = new Map((await findRowPages(tx, databaseId, ids)).map((row) => [row.id, row]));
+      return {
+        events: cellsWritten(target, rows, written, changes, config),
+        changedRows: [...new Set(written.map((cell) => cell.rowId))],
+        changedFields: [...new Set(written.map((cell) => cell.fieldId))],
+      };
+    },
+    fieldIds,
+  );
 }

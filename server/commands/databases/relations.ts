@@ -398,7 +398,9 @@ export async function syncMirrors(
     mirrored.push(...(await recomputeFormulas(trx, mirror.block.id, mirror.config, [...new Set(mirrored.map((c) => c.rowId))], userId, changes)));
     if (mirrored.length > 0) events.push(...cellsWritten({ block: mirror.block, holder: mirror.holder }, rows, mirrored, changes, mirror.config));
     // Rollups reading the other side's rows changed here (their own ones were computed above).
-    events.push(...(await recomputeRowReaders(trx, [...new Set(mirrored.map((cell) => cell.rowId))], userId)));
+    events.push(
+      ...(await recomputeRowReaders(trx, [...new Set(mirrored.map((cell) => cell.rowId))], userId, [...new Set(mirrored.map((cell) => cell.fieldId))])),
+    );
   }
   return events;
 }

@@ -3,7 +3,7 @@ import { fieldOf, type DatabaseConfig, type DatabaseField } from '../../../schem
 import { rowValue, type WireRow } from '../../../schema/database';
 import { computedValueOfCell, formulaTypeOfField, formulaValueOfCell } from '../../../schema/formula/cells';
 import { formulaPlanOf } from '../../../schema/formula/field';
-import { relationTarget, rollupFieldsOf, rollupFits, rollupValue } from '../../../schema/formula/rollup';
+import { relationTarget, rollupFieldsOf, rollupFits, rollupValue, type RollupField } from '../../../schema/formula/rollup';
 export { foreignOriginals, relationTarget, rollupFieldsOf } from '../../../schema/formula/rollup';
 import type { FormulaType, FormulaValue } from '../../../schema/formula/values';
 import { inChunks } from '../../db/inChunks';
@@ -184,7 +184,7 @@ export type Recompute = (
   config: DatabaseConfig,
   rowIds: readonly string[],
   changes: CellChange[],
-) => Promise<{ events: DomainEvent[]; changedRows: string[] }>;
+) => Promise<{ events: DomainEvent[]; changedRows: string[]; changedFields: string[] }>;
 
 /** How deep a change goes through rollups reading rollups (A reads B reads C …): a circle stops here. */
 const MAX_DEPTH = 4;
@@ -195,8 +195,26 @@ const MAX_DEPTH = 4;
  * so a second viewer hears the new figures with the change — and those rows' own readers after
  * them. `compute` is formulas.ts's (rollups and formulas of rows, their events).
  */
-export async function recomputeDependents(trx: Transaction<Database>, rowIds: readonly string[], compute: Recompute, depth = 0): Promise<DomainEvent[]> {
+export async function recomputeDependents(
+  trx: Transaction<Database>,
+  rowIds: readonly string[],
+  compute: Recompute,
+  /** The fields that changed on those rows; absent: any (a title, the trash, a new row). A rollup reading none of them is left as it is. */
+  fieldIds?: readonly string[],
+  depth = 0,
+): Promise<DomainEvent[]> {
   if (rowIds.length === 0 || depth >= MAX_DEPTH) return [];
+  const changed = fieldIds === undefined ? null : new Set(fieldIds);
+  const targets = new Map<string, DatabaseConfig | null>();
+  /** Whether a rollup reads what changed: its field, or the row's «edited» (which every change moves). */
+  const reads = async (readerId: string, readerConfig: DatabaseConfig, rollup: RollupField) => {
+    if (changed === null || changed.has(rollup.targetFieldId)) return true;
+    const target = relationTarget(readerId, fieldOf(readerConfig, rollup.relationFieldId));
+    if (!target) return false;
+    if (!targets.has(target)) targets.set(target, target === readerId ? readerConfig : await configOf(trx, target));
+    const type = fieldOf(targets.get(target) ?? { fields: {} }, rollup.targetFieldId)?.type;
+    return type === 'editedTime' || type === 'editedBy';
+  };
   const naming = new Map<string, { fields: Set<string>; rows: Map<string, Set<string>> }>();
   for (const chunk of inChunks([...new Set(rowIds)])) {
     for (const link of await trx.selectFrom('row_links').select(['database_id', 'field_id', 'from_row']).where('to_row', 'in', chunk).execute()) {
@@ -209,13 +227,14 @@ export async function recomputeDependents(trx: Transaction<Database>, rowIds: re
   for (const [readerId, { rows }] of [...naming].sort(([a], [b]) => (a < b ? -1 : 1))) {
     const readerConfig = await configOf(trx, readerId);
     if (!readerConfig) continue;
-    const read = new Set(rollupFieldsOf(readerConfig).map(([, rollup]) => rollup.relationFieldId));
+    const read = new Set<string>();
+    for (const [, rollup] of rollupFieldsOf(readerConfig)) if (await reads(readerId, readerConfig, rollup)) read.add(rollup.relationFieldId);
     const ids = [...new Set([...rows].flatMap(([fieldId, from]) => (read.has(fieldId) ? [...from] : [])))];
     if (ids.length === 0) continue;
     await lockPageRows(trx, ids);
     const done = await compute(trx, readerId, readerConfig, ids, []);
     events.push(...done.events);
-    events.push(...(await recomputeDependents(trx, done.changedRows, compute, depth + 1)));
+    events.push(...(await recomputeDependents(trx, done.changedRows, compute, done.changedFields, depth + 1)));
   }
   return events;
 }

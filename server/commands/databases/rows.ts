@@ -230,7 +230,7 @@ export async function moveRows(db: Kysely<Database>, userId: string, databaseId:
     for (const [i, id] of ids.entries()) cells.push(await writeCellOver(trx, byId.get(id)!, field, set.fieldId, setValues[i] ?? set.value, userId));
     mirrors = await syncMirrors(trx, userId, block.id, config, cells);
     cells.push(...(await recomputeFormulas(trx, block.id, config, ids, userId)));
-    mirrors.push(...(await recomputeRowReaders(trx, ids, userId)));
+    mirrors.push(...(await recomputeRowReaders(trx, ids, userId, [...new Set(cells.map((cell) => cell.fieldId))])));
     return cells;
   });
   // Moved in one view's own order alone (no cell written): the other views need not read again

@@ -62,7 +62,7 @@ export async function updatePage(
           const database = await findDatabaseBlock(trx, page.database_id!);
           if (database) computed = await recomputeFormulas(trx, database.id, databaseData(database).config, [page.id], userId);
           // Rollups reading the row's title, in other databases too (docs/relations.md «Rollups»).
-          readers = await recomputeRowReaders(trx, [page.id], userId);
+          readers = await recomputeRowReaders(trx, [page.id], userId, [MAIN_FIELD_ID, ...computed.map((cell) => cell.fieldId)]);
           return changed;
         })
       : await updatePageFields(db, page, fields);

@@ -31,6 +31,8 @@ export interface RowsQuery {
   undated?: string;
   /** Only these fields' cells (the title always). */
   fields?: string[];
+  /** A gallery's card pictures with the rows (its `cardPreview`: the pages' covers or content). */
+  preview?: string;
 }
 
 /** A query string of JSON-encoded values (spec §7); undefined ones are left out. */
@@ -46,12 +48,20 @@ export function rowsPath(databaseId: string, query: RowsQuery): string {
 }
 
 /** The query a Table view reads its rows with (its filter and sorts given, as edited, with the view's id). */
-export function viewRowsQuery(layout: Pick<DatabaseLayout, 'uid' | 'filter' | 'sorts'>): RowsQuery {
-  return { viewId: layout.uid, filter: layout.filter ?? null, sorts: layout.sorts ?? [] };
+export function viewRowsQuery(layout: Pick<DatabaseLayout, 'uid' | 'filter' | 'sorts'> & { type?: string; cardPreview?: string }): RowsQuery {
+  const query: RowsQuery = { viewId: layout.uid, filter: layout.filter ?? null, sorts: layout.sorts ?? [] };
+  // A gallery's pictures come with its rows (the pages' covers or content; a files field's are in its cells).
+  const preview = layout.type === 'gallery' ? layout.cardPreview || 'pageContent' : undefined;
+  if (preview === 'pageContent' || preview === 'pageCover') query.preview = preview;
+  return query;
 }
 
 /** The first window (of `limit` rows) of a view. */
-export function firstRowsPath(databaseId: string, layout: Pick<DatabaseLayout, 'uid' | 'filter' | 'sorts'>, limit: number): string {
+export function firstRowsPath(
+  databaseId: string,
+  layout: Pick<DatabaseLayout, 'uid' | 'filter' | 'sorts'> & { type?: string; cardPreview?: string },
+  limit: number,
+): string {
   return rowsPath(databaseId, { ...viewRowsQuery(layout), offset: 0, limit });
 }
 

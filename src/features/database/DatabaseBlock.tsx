@@ -30,6 +30,7 @@ import type { RowStore } from './rows/rowStore';
 import { TableView } from './table/TableView';
 import { TimelineView } from './timeline/TimelineView';
 import { BoardView, CoverButton, makesBoardColumns } from './board/BoardView';
+import { CardsButton, GalleryView, ListView } from './gallery/GalleryView';
 import { defaultChart } from './chart/chartConfig';
 import type { LiveView } from './context';
 import { FormulaProgressBar } from './FormulaProgressBar';
@@ -99,6 +100,15 @@ export function newTimelineLayout(config: DatabaseConfig, name: string): Databas
     .filter(([, f]) => f.type === 'date')
     .map(([id]) => id);
   return { ...newTableLayout(config, name), type: 'timeline', timeline: start ? { startFieldId: start, endFieldId: end ?? null, scale: 'week' } : null };
+}
+
+/** A new Gallery or List view: the title alone on its cards or lines (fields are added from «Свойства»), pictures from the pages' content. */
+export function newCardsLayout(type: 'gallery' | 'list') {
+  return (config: DatabaseConfig, name: string): DatabaseLayout => ({
+    ...newTableLayout(config, name),
+    type,
+    orderedFields: [{ fieldId: MAIN_FIELD_ID, isWrap: false }],
+  });
 }
 
 /** A new Board view: every field on its cards, its columns from the first status (else select, else checkbox) field, if any. */
@@ -271,7 +281,15 @@ export default function DatabaseBlock({ databaseId, config, view, host, fill, ap
   };
 
   const addView = async (type: NewViewType) => {
-    const made = { board: newBoardLayout, chart: newChartLayout, calendar: newCalendarLayout, timeline: newTimelineLayout, table: newTableLayout };
+    const made = {
+      board: newBoardLayout,
+      chart: newChartLayout,
+      calendar: newCalendarLayout,
+      timeline: newTimelineLayout,
+      table: newTableLayout,
+      gallery: newCardsLayout('gallery'),
+      list: newCardsLayout('list'),
+    };
     const next = made[type](config, type === 'table' ? t('database.tableView') : t(`database.layouts.${type}`));
     try {
       apply(await api.addView(databaseId, next));
@@ -338,9 +356,10 @@ export default function DatabaseBlock({ databaseId, config, view, host, fill, ap
                 {t('database.filterAndSort')}
                 {filters > 0 && <span className="db-badge">{filters}</span>}
               </button>
-              {!CHART_TYPES.has(layout.type) && layout.type !== 'calendar' && layout.type !== 'timeline' && <GroupButton layout={layout} />}
+              {!CHART_TYPES.has(layout.type) && !['calendar', 'timeline', 'gallery', 'list'].includes(layout.type) && <GroupButton layout={layout} />}
               {!CHART_TYPES.has(layout.type) && <PropertiesButton layout={layout} />}
               {layout.type === 'board' && <CoverButton layout={layout} />}
+              {layout.type === 'gallery' && <CardsButton layout={layout} />}
             </div>
           )}
         </div>
@@ -352,6 +371,10 @@ export default function DatabaseBlock({ databaseId, config, view, host, fill, ap
           <>
             {layout.type === 'board' ? (
               <BoardView key={layout.uid} layout={layout} track={track} />
+            ) : layout.type === 'gallery' ? (
+              <GalleryView key={layout.uid} layout={layout} onStore={onTableStore} search={search} />
+            ) : layout.type === 'list' ? (
+              <ListView key={layout.uid} layout={layout} onStore={onTableStore} search={search} />
             ) : layout.type === 'calendar' ? (
               <Suspense fallback={<div className="db-empty">{t('database.loading')}</div>}>
                 <CalendarView key={layout.uid} layout={layout} track={track} />
@@ -465,7 +488,19 @@ function ViewTab({ layout, active, onSelect, canDelete, onLinkView, onDuplicate,
         onDoubleClick={() => db.editable && setRenaming(true)}
       >
         <span aria-hidden>
-          {layout.type === 'board' ? '▥' : layout.type === 'calendar' ? '▤' : layout.type === 'timeline' ? '☰' : CHART_TYPES.has(layout.type) ? '▮' : '▦'}
+          {layout.type === 'board'
+            ? '▥'
+            : layout.type === 'gallery'
+              ? '⊞'
+              : layout.type === 'list'
+                ? '≡'
+                : layout.type === 'calendar'
+                  ? '▤'
+                  : layout.type === 'timeline'
+                    ? '☰'
+                    : CHART_TYPES.has(layout.type)
+                      ? '▮'
+                      : '▦'}
         </span>{' '}
         {label}
       </button>
@@ -597,7 +632,7 @@ function GroupButton({ layout }: { layout: DatabaseLayout }) {
 }
 
 /** Views made from the «+» after the tabs. */
-const NEW_VIEW_TYPES = ['table', 'board', 'calendar', 'timeline', 'chart'] as const;
+const NEW_VIEW_TYPES = ['table', 'board', 'gallery', 'list', 'calendar', 'timeline', 'chart'] as const;
 type NewViewType = (typeof NEW_VIEW_TYPES)[number];
 /** Layout types drawn as a chart. */
 const CHART_TYPES: ReadonlySet<string> = new Set(['chart', 'barChart', 'lineChart', 'pieChart']);

@@ -65,7 +65,8 @@ export function PropertiesButton({ layout }: { layout: DatabaseLayout }) {
 }
 
 function panelKind(layout: DatabaseLayout): 'board' | 'calendar' | 'table' {
-  return layout.type === 'board' ? 'board' : layout.type === 'calendar' ? 'calendar' : 'table';
+  // A gallery's cards and a list's lines show fields as a board's cards do.
+  return layout.type === 'board' || layout.type === 'gallery' || layout.type === 'list' ? 'board' : layout.type === 'calendar' ? 'calendar' : 'table';
 }
 
 function PropertiesList({ layout }: { layout: DatabaseLayout }) {

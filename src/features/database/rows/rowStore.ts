@@ -532,7 +532,12 @@ export class RowStore {
         // Rows here change in place at once; where rows are (new, moved, restored) comes with a read.
         // A row read before a cell's write was answered (its event came late) keeps the newer cell.
         let any = false;
-        for (const row of change.rows) any = this.replaceRow(row.id, (known) => this.overlay(keepNewerCells(row, known))) || any;
+        // A gallery card's picture is read with the windows, never told: the one known stays.
+        for (const row of change.rows)
+          any =
+            this.replaceRow(row.id, (known) =>
+              this.overlay(keepNewerCells(known?.preview && !row.preview ? { ...row, preview: known.preview } : row, known)),
+            ) || any;
         if (any) this.emit();
         // Moved in another view's own order: nothing moved here (docs/api/databases.md «Order per view»).
         if (change.viewId !== undefined && change.viewId !== this.query.viewId) return;

@@ -13,7 +13,10 @@ import { useRowStore, type RowStore } from './rowStore';
 export function useViewRows(layout: DatabaseLayout, search: string, variant: string, onStore?: (store: RowStore | null) => void): RowStore {
   const { api: rowsApi, databaseId } = useDatabase();
   const read = useCallback((query: RowsQuery, signal: AbortSignal, first?: boolean) => rowsApi.rows(databaseId, query, signal, first), [rowsApi, databaseId]);
-  const query = useMemo(() => ({ ...viewRowsQuery(layout), ...(search ? { search } : {}) }), [layout.uid, layout.filter, layout.sorts, search]); // eslint-disable-line react-hooks/exhaustive-deps
+  const query = useMemo(
+    () => ({ ...viewRowsQuery(layout), ...(search ? { search } : {}) }),
+    [layout.uid, layout.filter, layout.sorts, layout.type, layout.cardPreview, search], // eslint-disable-line react-hooks/exhaustive-deps
+  );
   const store = useRowStore(read, `${databaseId}:${layout.uid}:${variant}`, query, () =>
     rowsApi.earlyRows(databaseId, { ...query, offset: 0, limit: DATABASE_WINDOW }),
   );
