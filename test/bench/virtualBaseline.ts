@@ -342,6 +342,131 @@ C.groups.forEach((group, k) => {
 </script></body></html>`;
 }
 
+/** Where a gallery drew (`readGalleryGeometry`): its scroll box, a card's size, the cards a line and the gap. */
+export interface GalleryGeometry {
+  box: Box;
+  cardWidth: number;
+  cardHeight: number;
+  pictureHeight: number;
+  perLine: number;
+  gap: number;
+  font: string;
+}
+
+/** The gallery's geometry, read from its page (its scroll box and first card). */
+export function readGalleryGeometry(tab: Page): Promise<GalleryGeometry> {
+  return tab.evaluate(() => {
+    const box = document.querySelector('.db-gallery')!.getBoundingClientRect();
+    const card = document.querySelector('.db-gallery-card')!;
+    const rect = card.getBoundingClientRect();
+    const line = card.parentElement!;
+    const picture = card.querySelector('.db-gallery-picture');
+    return {
+      box: { left: box.left, top: box.top, width: box.width, height: box.height },
+      cardWidth: rect.width,
+      cardHeight: rect.height,
+      pictureHeight: picture ? picture.getBoundingClientRect().height : 0,
+      perLine: getComputedStyle(line).gridTemplateColumns.split(' ').length,
+      gap: parseFloat(getComputedStyle(line).columnGap) || 12,
+      font: getComputedStyle(card).font,
+    };
+  });
+}
+
+/**
+ * **Gallery** (`galleryBaselineHtml`): a scroll box of the gallery's size and place holding lines
+ * of cards of its card size (a grey picture box, the title, a line per shown field), a line
+ * absolutely placed per line in the visible range and `overscan` more each side, made on each
+ * scroll event, read in windows of 100 as the gallery reads them (with its `preview`).
+ */
+export function galleryBaselineHtml(
+  geometry: GalleryGeometry,
+  databaseId: string,
+  viewId: string,
+  shown: BaselineField[],
+  overscan: number,
+  windowSize: number,
+): string {
+  const config = { geometry, databaseId, viewId, shown, overscan, windowSize };
+  return `<!doctype html><html lang="ru"><head><meta charset="utf-8"><title>gallery baseline</title><style>
+body { margin: 0; font: ${geometry.font}; color: #37352f; }
+#gallery { position: absolute; overflow-y: auto; }
+.line { position: absolute; left: 0; top: 0; display: flex; }
+.card { box-sizing: border-box; border: 1px solid #e9e9e7; border-radius: 6px; background: #fff; overflow: hidden; }
+.picture { background: #f1f1ef; border-bottom: 1px solid #e9e9e7; }
+.title { padding: 8px 8px 2px; line-height: 22px; font-weight: 600; white-space: nowrap; overflow: hidden; text-overflow: ellipsis; }
+.field { height: 26px; padding: 0 8px; font-size: 13px; white-space: nowrap; overflow: hidden; text-overflow: ellipsis; }
+</style></head><body><div id="gallery"><div id="spacer"></div></div><script>
+${PAGE_COMMON}
+const C = ${JSON.stringify(config)};
+const G = C.geometry;
+const box = document.getElementById('gallery');
+Object.assign(box.style, { left: G.box.left + 'px', top: G.box.top + 'px', width: G.box.width + 'px', height: G.box.height + 'px' });
+const spacer = document.getElementById('spacer');
+spacer.style.position = 'relative';
+const LINE = G.cardHeight + G.gap;
+const drawn = new Map();
+const card = (row) => {
+  const element = document.createElement('div');
+  element.className = row ? 'card' : 'card is-loading';
+  Object.assign(element.style, { width: G.cardWidth + 'px', height: G.cardHeight + 'px', marginRight: G.gap + 'px' });
+  if (!row) return element;
+  if (G.pictureHeight) {
+    const picture = document.createElement('div');
+    picture.className = 'picture';
+    picture.style.height = G.pictureHeight + 'px';
+    element.append(picture);
+  }
+  const title = document.createElement('div');
+  title.className = 'title';
+  title.textContent = row.data.title;
+  element.append(title);
+  for (const field of C.shown) {
+    const line = document.createElement('div');
+    line.className = 'field';
+    line.textContent = textOf(field, row);
+    element.append(line);
+  }
+  return element;
+};
+const fill = (element, i) => {
+  const rows = [];
+  for (let k = 0; k < G.perLine; k++) if (i * G.perLine + k < store.count) rows.push(store.row(i * G.perLine + k));
+  const key = rows.map((row) => (row ? row.id : '')).join();
+  if (element.__key === key) return;
+  element.__key = key;
+  element.textContent = '';
+  for (const row of rows) element.append(card(row));
+};
+const draw = () => {
+  const count = store.count || 0;
+  if (!count) return;
+  const lines = Math.ceil(count / G.perLine);
+  spacer.style.height = lines * LINE + 'px';
+  const first = Math.max(0, Math.floor(box.scrollTop / LINE) - C.overscan);
+  const last = Math.min(lines - 1, Math.floor((box.scrollTop + G.box.height) / LINE) + C.overscan);
+  for (const [i, element] of drawn) if (i < first || i > last) { element.remove(); drawn.delete(i); }
+  for (let i = first; i <= last; i++) {
+    let element = drawn.get(i);
+    if (!element) {
+      element = document.createElement('div');
+      element.className = 'line';
+      element.style.transform = 'translateY(' + i * LINE + 'px)';
+      spacer.append(element);
+      drawn.set(i, element);
+    }
+    fill(element, i);
+  }
+  store.setVisible(first * G.perLine, Math.min(count - 1, (last + 1) * G.perLine - 1));
+};
+const address = (offset, limit) =>
+  '/api/v3/spaces/database/' + encodeURIComponent(C.databaseId) + '/rows' + jsonQuery({ viewId: C.viewId, filter: null, sorts: [], preview: 'pageContent', offset, limit });
+const store = rowWindows(address, C.windowSize, draw);
+box.addEventListener('scroll', draw, { passive: true });
+store.setVisible(0, 0);
+</script></body></html>`;
+}
+
 /**
  * The baseline page `html` opened in a fresh context on the server's origin (`serverUrl`, signed
  * in with `cookie`, `script` run first as the real view's page has it): the context answers the
