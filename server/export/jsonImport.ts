@@ -55,6 +55,25 @@ function remap(data: Record<string, unknown>, pages: ReadonlyMap<string, string>
 }
 
 /**
+ * A database's relations to another database of the export name its new id; those to a database
+ * not in it name none (its rows are not here: the cells are left empty, below) and pair with
+ * nothing. Rollups over them follow their relation.
+ */
+function withImportedRelations(data: Record<string, unknown>, ids: Pick<ImportIds, 'databases'>): Record<string, unknown> {
+  const fields = (data.config as { fields?: Record<string, Record<string, unknown>> } | undefined)?.fields;
+  for (const field of Object.values(fields ?? {})) {
+    if (field?.type !== 'relation' || typeof field.databaseId !== 'string') continue;
+    const target = ids.databases.get(field.databaseId);
+    if (target) field.databaseId = target;
+    else {
+      delete field.databaseId;
+      delete field.twoWay;
+    }
+  }
+  return data;
+}
+
+/**
  * Makes the pages of an export under `place` (a parent page, or a section of the workspace): in
  * one transaction that holds the tree lock. Its files are in the store already, written before
  * the transaction and taken out again if it fails (`importAt`, server/commands/export/exports.ts).
@@ -78,6 +97,13 @@ export async function importExport(
   // New ids for pages and database rows alike (a link may point at either); the files have theirs from the plan.
   const rows = document.pages.flatMap((page) => (page.databases ?? []).flatMap((database) => database.rows));
   const pageIds = new Map([...document.pages, ...rows].map((p) => [p.id, newId()]));
+  // The databases' new ids, known before any is made: a relation to another database of the export names its new id (docs/relations.md).
+  const exportedDatabases = document.pages.flatMap((page) => page.databases ?? []);
+  const databaseIds = new Map(exportedDatabases.map((database) => [database.blockId, newId()]));
+  // Each row's database, by their new ids: a relation cell keeps only rows of the database it names.
+  const rowDatabase = new Map(
+    exportedDatabases.flatMap((database) => database.rows.map((row) => [pageIds.get(row.id)!, databaseIds.get(database.blockId)!] as const)),
+  );
   const fileIds = new Map([...input.files.files].map(([exported, file]) => [exported, file.id]));
   // Refused whole (413 file.quota_exceeded) before anything is made when its files would not fit the workspace's quota.
   await assertWithinQuota(trx, input.quotaBytes ?? 0, input.workspaceId, input.files.bytes);
@@ -110,7 +136,7 @@ export async function importExport(
     report.pages.push({ id: row.id, title: page.title });
   }
   const members = new Set(await listMemberIds(trx, input.workspaceId));
-  const ids = { pages: pageIds, files: fileIds, members };
+  const ids = { pages: pageIds, files: fileIds, members, databases: databaseIds, rowDatabase };
   for (const page of document.pages) {
     const holder = made.get(page.id)!;
     const databases = new Map((page.databases ?? []).map((d) => [d.blockId, d]));
@@ -304,6 +330,10 @@ interface ImportIds {
   pages: ReadonlyMap<string, string>;
   files: ReadonlyMap<string, string>;
   members: ReadonlySet<string>;
+  /** The export's databases (their blocks' ids) → their new ids. */
+  databases: ReadonlyMap<string, string>;
+  /** A row's new id → its database's new id. */
+  rowDatabase: ReadonlyMap<string, string>;
 }
 
 /** The files a page or row shows: its pictures' and attachments' files, its files cells', its comments'. */
@@ -354,7 +384,7 @@ async function insertBlocks(
       report.problems.push(importProblem(title, 'blockFileMissing'));
       return false;
     }
-    blockIds.set(block.id, newId());
+    blockIds.set(block.id, (block.type === 'database' ? ids.databases.get(block.id) : undefined) ?? newId());
     return true;
   });
   const siblingsOf = new Map<string | null, string[]>();
@@ -366,7 +396,9 @@ async function insertBlocks(
   const exported: string[] = [];
   for (const block of kept) {
     const definition = definitionForWireType(block.type)!;
-    const data = definition.dataSchema.safeParse(remap(block.data, ids.pages, ids.files));
+    const data = definition.dataSchema.safeParse(
+      block.type === 'database' ? withImportedRelations(remap(block.data, ids.pages, ids.files), ids) : remap(block.data, ids.pages, ids.files),
+    );
     if (!data.success) {
       report.problems.push(importProblem(title, 'blockUnfit', { type: block.type }));
       blockIds.delete(block.id);
@@ -418,8 +450,14 @@ async function insertDatabaseRows(
       // A formula's values are computed again here (below), not written.
       if (field && COMPUTED_FIELD_TYPES.has(field.type)) continue;
       let next: RowValue = value;
-      if (field?.type === 'relation' && Array.isArray(value)) next = (value as string[]).flatMap((id) => (ids.pages.has(id) ? [ids.pages.get(id)!] : []));
-      else if (field?.type === 'person' && Array.isArray(value)) {
+      if (field?.type === 'relation' && Array.isArray(value)) {
+        // Rows of the database the relation names, as imported (one not in the export: none).
+        const target = field.databaseId ?? database.id;
+        next = (value as string[]).flatMap((id) => {
+          const row = ids.pages.get(id);
+          return row && ids.rowDatabase.get(row) === target ? [row] : [];
+        });
+      } else if (field?.type === 'person' && Array.isArray(value)) {
         next = (value as string[]).filter((id) => ids.members.has(id));
         strangers += value.length - next.length;
       } else if (field?.type === 'files' && Array.isArray(value))

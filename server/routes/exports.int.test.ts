@@ -1,7 +1,7 @@
 import { strFromU8, unzipSync, zipSync } from 'fflate';
 import type { WireBlock } from '../../schema/block';
 import { BLOCK_DEFINITIONS, codeBlock, type BlockUpgrade } from '../../schema/blocks';
-import { MAIN_FIELD_ID } from '../../schema/blocks/database';
+import { MAIN_FIELD_ID, type DatabaseData } from '../../schema/blocks/database';
 import { newId } from '../../schema/ids';
 import { api, body, createTestApp, errorCode, expectOk, jsonQueryString, type TestApp } from '../../test/helpers/testApp';
 import { actor, createPage, share, type Actor } from '../../test/helpers/pages';
@@ -552,6 +552,80 @@ test('JSON round trip of a database page: fields, views, rows in order with thei
   expect(again.problems).toEqual([]);
   const kept = JSON.parse(strFromU8(unzip((await exported(again.page.id, { format: 'json' })).rawPayload)['export.json'])) as JsonExport;
   expect(kept.pages[0].databases![0].rows[0].values.who).toEqual([owner.id]);
+});
+
+test('JSON round trip of two databases related both ways with a rollup: the relation names the copy of the other database, its cells the copied rows, the rollup computed there; a relation to a database left out names none', async () => {
+  const folder = await createPage(t, owner, { title: 'Проекты и задачи' });
+  const made = async (title: string) => {
+    const holder = await createPage(t, owner, { title, type: 'Database', parentId: folder.id });
+    return body<WireBlock[]>(await api(t, owner.cookie, 'GET', `${S}/note/${holder.id}/blocks`)).data[0].id;
+  };
+  const tasks = await made('Задачи');
+  const projects = await made('Проекты');
+  expectOk(await api(t, owner.cookie, 'POST', `${S}/database/${tasks}/fields`, { id: 'hours', field: { name: 'Часы', type: 'number' } }));
+  const taskRows = expectOk<Array<{ id: string }>>(
+    await api(t, owner.cookie, 'POST', `${S}/database/${tasks}/rows`, {
+      rows: [
+        { title: 'А', values: { hours: 2 } },
+        { title: 'Б', values: { hours: 5 } },
+      ],
+    }),
+    201,
+  );
+  expectOk(
+    await api(t, owner.cookie, 'POST', `${S}/database/${projects}/fields`, {
+      id: 'tasks',
+      field: { name: 'Задачи', type: 'relation', databaseId: tasks, twoWay: { fieldId: 'project' } },
+    }),
+  );
+  const [site] = expectOk<Array<{ id: string }>>(
+    await api(t, owner.cookie, 'POST', `${S}/database/${projects}/rows`, { rows: [{ title: 'Сайт', values: { tasks: taskRows.map((r) => r.id) } }] }),
+    201,
+  );
+  expectOk(
+    await api(t, owner.cookie, 'POST', `${S}/database/${projects}/fields`, {
+      id: 'sum',
+      field: { name: 'Часов', type: 'rollup', relationFieldId: 'tasks', targetFieldId: 'hours', calculation: 'sum' },
+    }),
+  );
+  const zip = (await exported(folder.id, { format: 'json', subpages: true })).rawPayload;
+  const answer = body<{ page: { id: string }; problems: unknown[] }>(await importJson(zip, { section: 'private' })).data;
+  expect(answer.problems).toEqual([]);
+  const copied = JSON.parse(strFromU8(unzip((await exported(answer.page.id, { format: 'json', subpages: true })).rawPayload)['export.json'])) as JsonExport;
+  const databaseOf = (title: string) => {
+    const page = copied.pages.find((p) => p.title === title)!;
+    return { block: page.blocks.find((b) => b.type === 'database')!, rows: page.databases![0].rows };
+  };
+  const newTasks = databaseOf('Задачи');
+  const newProjects = databaseOf('Проекты');
+  expect([newTasks.block.id, newProjects.block.id]).not.toContain(tasks);
+  const fields = (block: { data: unknown }) => (block.data as DatabaseData).config.fields as Record<string, Record<string, unknown>>;
+  expect(fields(newProjects.block).tasks).toMatchObject({ databaseId: newTasks.block.id, twoWay: { fieldId: 'project' } });
+  expect(fields(newTasks.block).project).toMatchObject({ databaseId: newProjects.block.id, twoWay: { fieldId: 'tasks' } });
+  expect(newProjects.rows[0].values.tasks).toEqual(newTasks.rows.map((r) => r.id));
+  expect(newTasks.rows.map((r) => r.values.project)).toEqual([[newProjects.rows[0].id], [newProjects.rows[0].id]]);
+  const listed = body<Array<{ data: { values: Record<string, unknown> } }>>(
+    await api(t, owner.cookie, 'GET', `${S}/database/${newProjects.block.id}/rows?${jsonQueryString({ limit: 10 })}`),
+  ).data;
+  expect(listed[0].data.values.sum).toBe(7);
+  // The copy's rollup follows the copy's tasks, not the original's.
+  const version = body<{ versions: Record<string, number> }>(await api(t, owner.cookie, 'GET', `${S}/row/${newTasks.rows[0].id}`)).data.versions
+    .hours;
+  expectOk(await api(t, owner.cookie, 'POST', `${S}/row/${newTasks.rows[0].id}/cells/hours`, { value: 10, version }));
+  const again = body<Array<{ data: { values: Record<string, unknown> } }>>(
+    await api(t, owner.cookie, 'GET', `${S}/database/${newProjects.block.id}/rows?${jsonQueryString({ limit: 10 })}`),
+  ).data;
+  expect(again[0].data.values.sum).toBe(15);
+
+  // The projects alone: their relation names no other database (the tasks are not here), its cells are empty.
+  const alone = (await exported(body<WireBlock>(await api(t, owner.cookie, 'GET', `${S}/block/${projects}`)).data.pageId, { format: 'json' })).rawPayload;
+  const lone = body<{ page: { id: string } }>(await importJson(alone, { section: 'private' })).data;
+  const loneExport = JSON.parse(strFromU8(unzip((await exported(lone.page.id, { format: 'json' })).rawPayload)['export.json'])) as JsonExport;
+  const loneBlock = loneExport.pages[0].blocks.find((b) => b.type === 'database')!;
+  expect(fields(loneBlock).tasks.databaseId).toBeUndefined();
+  expect(fields(loneBlock).tasks.twoWay).toBeUndefined();
+  expect(loneExport.pages[0].databases![0].rows[0].values.tasks).toBeUndefined();
+  expect(site.id).toBeTruthy();
 });
 
 test("JSON with comments: threads, times and files come back; another's comments are the importer's, starting with their author's name and date, reported", async () => {
