@@ -609,8 +609,7 @@ test('JSON round trip of two databases related both ways with a rollup: the rela
   ).data;
   expect(listed[0].data.values.sum).toBe(7);
   // The copy's rollup follows the copy's tasks, not the original's.
-  const version = body<{ versions: Record<string, number> }>(await api(t, owner.cookie, 'GET', `${S}/row/${newTasks.rows[0].id}`)).data.versions
-    .hours;
+  const version = body<{ versions: Record<string, number> }>(await api(t, owner.cookie, 'GET', `${S}/row/${newTasks.rows[0].id}`)).data.versions.hours;
   expectOk(await api(t, owner.cookie, 'POST', `${S}/row/${newTasks.rows[0].id}/cells/hours`, { value: 10, version }));
   const again = body<Array<{ data: { values: Record<string, unknown> } }>>(
     await api(t, owner.cookie, 'GET', `${S}/database/${newProjects.block.id}/rows?${jsonQueryString({ limit: 10 })}`),
