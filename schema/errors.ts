@@ -51,6 +51,8 @@ export const ERROR_CODES = {
   databasePersonUnknown: 'database.person_unknown',
   /** A relation cell names a row that is no live row of the related database the writer may read, or a relation field names a database they cannot read (docs/relations.md). */
   databaseRelationUnknown: 'database.relation_unknown',
+  /** A webhook's URL is no public http(s) address (a private, loopback or link-local one, credentials in it; docs/api/webhooks.md): 422. */
+  webhookTargetRefused: 'webhook.target_refused',
   /** A published database's public reader asked for what none of its views shows: a field, another filter (docs/security.md «What a public reader can see»). */
   databaseNotPublished: 'database.not_published',
   /** A row's history entry whose field was deleted or retyped since cannot be brought back (docs/history.md «A row's property changes»): 409. */

@@ -38,6 +38,8 @@ import { webRoutes } from './routes/web';
 import { securityHeaders } from './web/securityHeaders';
 import { setCellHistoryBurst } from './repositories/cellHistory';
 import { setFormulaTimeZone } from './commands/databases/formulas';
+import { setWebhooksAllowPrivate } from './webhooks/targets';
+import { webhookRoutes } from './routes/webhooks';
 import { setFormulaInlineRows } from './commands/databases/formulaJobs';
 import { workspaceRoutes } from './routes/workspaces';
 
@@ -98,6 +100,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   setCellHistoryBurst(config.historyCellBurstMs);
   setFormulaTimeZone(config.formulaTimeZone);
   setFormulaInlineRows(config.formulaInlineRows);
+  setWebhooksAllowPrivate(config.webhooksAllowPrivate);
   const announcer = versionAnnouncer(app);
   await app.register(historyRoutes, { announcer });
   await app.register(blockRoutes, { config });
@@ -111,6 +114,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(goalRoutes);
   await app.register(telegramRoutes, { config });
   await app.register(templateRoutes);
+  await app.register(webhookRoutes);
   await app.register(aiRoutes, { config });
   await app.register(webRoutes, { webDir: config.webDir });
   await app.register(backgroundWorkers, { config, activity, announcer });

@@ -69,3 +69,28 @@ export class BackgroundLoop {
     await this.running;
   }
 }
+
+/** A background loop that a change in this process wakes through `wakers` (it queued work for it): the formula worker, the webhook sender. */
+export class WakeableLoop extends BackgroundLoop {
+  private readonly wakeUp = () => this.wake();
+
+  constructor(
+    private readonly wakers: Set<() => void>,
+    round: () => Promise<number>,
+    log: LoopLog,
+    failure: string,
+    retryMs: number,
+  ) {
+    super(round, log, failure, retryMs);
+  }
+
+  start(): void {
+    this.wakers.add(this.wakeUp);
+    super.start();
+  }
+
+  async stop(): Promise<void> {
+    this.wakers.delete(this.wakeUp);
+    await super.stop();
+  }
+}

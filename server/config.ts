@@ -90,6 +90,8 @@ export interface Config {
   formulaTimeZone: string;
   /** A change of formulas computes every row at once up to this many rows, in the background past it (FORMULA_INLINE_ROWS, default 2000). */
   formulaInlineRows: number;
+  /** Webhooks may target private, loopback and link-local addresses (WEBHOOKS_ALLOW_PRIVATE, default false: a server inside a network only; docs/api/webhooks.md). */
+  webhooksAllowPrivate: boolean;
   /**
    * Whether to believe X-Forwarded-For (client addresses for rate limits): false by default, so
    * nobody can dodge a per-address limit with a forged header; `true`, a hop count, or proxy
@@ -354,6 +356,7 @@ const envSchema = z.object({
     }, 'an IANA time zone such as Europe/Moscow'),
   ),
   FORMULA_INLINE_ROWS: integer(0),
+  WEBHOOKS_ALLOW_PRIVATE: boolean(),
   TRUST_PROXY: optional(
     z
       .string()
@@ -461,6 +464,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     historyCellBurstMs: e.HISTORY_CELL_BURST_MS ?? 60_000,
     formulaTimeZone: e.FORMULA_TIME_ZONE ?? 'Europe/Moscow',
     formulaInlineRows: e.FORMULA_INLINE_ROWS ?? 2_000,
+    webhooksAllowPrivate: e.WEBHOOKS_ALLOW_PRIVATE ?? false,
     trustProxy: e.TRUST_PROXY ?? false,
     uploadLimitBytes: (e.UPLOAD_LIMIT_MB ?? 50) * 1024 * 1024,
     storageQuotaBytes: (e.STORAGE_QUOTA_MB ?? 0) * 1024 * 1024,

@@ -26,6 +26,7 @@ import * as userEmailTyped from './migrations/2026-12-03-0003-user-email-typed';
 import * as searchPageDays from './migrations/2026-12-04-0001-search-page-days';
 import * as formulaJobs from './migrations/2026-12-05-0001-formula-jobs';
 import * as rowLinks from './migrations/2026-12-05-0002-row-links';
+import * as webhooks from './migrations/2026-12-05-0003-webhooks';
 import type { Database } from './types';
 
 /** Every migration, by its frozen date-prefixed name, in order. */
@@ -57,6 +58,7 @@ export const MIGRATIONS: Record<string, Migration> = {
   '2026-12-04-0001-search-page-days': searchPageDays,
   '2026-12-05-0001-formula-jobs': formulaJobs,
   '2026-12-05-0002-row-links': rowLinks,
+  '2026-12-05-0003-webhooks': webhooks,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };

@@ -390,6 +390,37 @@ export interface ExportJobTable {
   finished_at: string | null;
 }
 
+/** A workspace's outgoing webhook (docs/api/webhooks.md). */
+export interface WebhookTable {
+  id: string;
+  workspace_id: string;
+  url: string;
+  /** Signs each delivery (HMAC-SHA256); shown once, when the webhook is made. */
+  secret: string;
+  /** JSON: the event groups it hears (`page`, `block`, `row`, `cell`, `comment`). */
+  events: string;
+  active: number;
+  created_by: string;
+  created_at: string;
+}
+
+/** One event sent to one webhook: the delivery log (docs/api/webhooks.md). */
+export interface WebhookDeliveryTable {
+  id: string;
+  webhook_id: string;
+  event: string;
+  /** The JSON body sent. */
+  payload: string;
+  status: 'pending' | 'delivered' | 'failed';
+  attempts: number;
+  /** When it is tried next (pending), or was tried last. */
+  next_at: string;
+  last_status: number | null;
+  last_error: string | null;
+  created_at: string;
+  delivered_at: string | null;
+}
+
 /** A row a relation cell names (docs/relations.md «Rollups»): the cells' lists indexed the other way. */
 export interface RowLinkTable {
   field_id: string;
@@ -486,6 +517,8 @@ export interface Database {
   cell_history: CellHistoryTable;
   formula_jobs: FormulaJobTable;
   row_links: RowLinkTable;
+  webhooks: WebhookTable;
+  webhook_deliveries: WebhookDeliveryTable;
 }
 
 export type UserRow = Selectable<UserTable>;

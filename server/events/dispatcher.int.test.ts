@@ -14,7 +14,7 @@ import {
   type NotificationAdded,
   type RealtimeErrorBody,
 } from '../../schema/realtime';
-import { createPage, share, type Actor } from '../../test/helpers/pages';
+import { createPage, makeTeamWorkspace, share, type Actor } from '../../test/helpers/pages';
 import { listeningApp, nextEvent, request } from '../../test/helpers/realtimeClient';
 import { api, body, type TestApp } from '../../test/helpers/testApp';
 import type { PageRow } from '../db/types';
@@ -129,6 +129,31 @@ const cases: { [K in DomainEventKind]: Case<K> } = {
     const heard = nextEvent<NotificationAdded>(socket, 'add', (payload) => payload.channel === NOTIFICATIONS_CHANNEL);
     return { event: { kind: 'notified', userId: ann.id, workspaceId: ann.workspaceId, notificationId: 'n1' }, heard: () => heard };
   },
+  commentChanged: async () => {
+    // Heard by the workspace's webhooks (docs/api/webhooks.md): a delivery recorded for one that hears comments.
+    await makeTeamWorkspace(t, ann.workspaceId);
+    const shared = await createPage(t, ann, { title: 'Общая', section: 'all' });
+    const hook = 'hook-comments';
+    await t.app.db
+      .insertInto('webhooks')
+      .values({
+        id: hook,
+        workspace_id: ann.workspaceId,
+        url: 'https://example.com/',
+        secret: 's',
+        events: '["comment"]',
+        active: 1,
+        created_by: ann.id,
+        created_at: at,
+      })
+      .execute();
+    const heard = async () => {
+      const delivery = await t.app.db.selectFrom('webhook_deliveries').select(['event', 'payload']).where('webhook_id', '=', hook).executeTakeFirstOrThrow();
+      await t.app.db.deleteFrom('webhooks').where('id', '=', hook).execute();
+      return { event: delivery.event, data: (JSON.parse(delivery.payload) as { data: unknown }).data, page: shared.id };
+    };
+    return { event: { kind: 'commentChanged', pageId: shared.id, commentId: 'c1', action: 'created', at }, heard };
+  },
 };
 
 /** What a client hears of each case's event. */
@@ -161,6 +186,7 @@ const expected: { [K in DomainEventKind]: unknown } = {
   treeChanged: { channel: 'elementChildren:WORKSPACE', parentId: 'WORKSPACE', pageId: 'PAGE' },
   accessLost: { code: REALTIME_ERRORS.accessRevoked, message: 'ANY', channel: 'element:PAGE#BOB' },
   notified: { channel: NOTIFICATIONS_CHANNEL, id: 'n1', workspaceId: 'WORKSPACE' },
+  commentChanged: { event: 'comment.changed', data: { pageId: 'ANY', commentId: 'c1', action: 'created' }, page: 'ANY' },
 };
 
 /** `expected` with the run's ids put in. */

@@ -7,6 +7,8 @@ import { forEveryone } from '../commands/databases/relations';
 import { databaseData, findDatabaseBlock, readRows, type ViewOrders, type WrittenCell } from '../repositories/databases';
 import { nowIso } from '../time';
 import type { DomainEvent, DomainEventKind, EventOf } from './events';
+import { wakeWebhooks } from '../webhooks/deliver';
+import { recordWebhookDeliveries } from '../webhooks/record';
 
 /** Tells the world one kind of event: `origin` is the web app's connection that made it (its own echo is skipped by it). */
 export type Presenter<K extends DomainEventKind> = (event: EventOf<K>, origin: string | null) => void | Promise<void>;
@@ -79,6 +81,8 @@ export function presenters({ db, realtime, orders, log }: DispatcherParts): Pres
     },
     accessLost: ({ userId }) => realtime.accessLost(userId),
     notified: ({ userId, workspaceId, notificationId }) => realtime.notified(userId, workspaceId, notificationId),
+    // The comments' own channel tells their readers (comments realtime); only webhooks hear this one.
+    commentChanged: () => undefined,
   };
 }
 
@@ -87,6 +91,12 @@ export function eventDispatcher(parts: DispatcherParts): Dispatcher {
   return {
     async dispatch(events, origin) {
       for (const event of events) await (present[event.kind] as Presenter<DomainEventKind>)(event, origin);
+      // The workspace's webhooks (server/webhooks/): their deliveries recorded, sent by the worker. The change is made: a failure here is logged, not answered.
+      try {
+        if ((await recordWebhookDeliveries(parts.db, events)) > 0) wakeWebhooks();
+      } catch (error) {
+        parts.log.error({ err: error }, 'recording webhook deliveries failed');
+      }
     },
   };
 }

@@ -43,7 +43,9 @@ export type DomainEvent =
   /** `userId` may have lost access to pages (a grant removed, a lower role, removed from a workspace). */
   | { kind: 'accessLost'; userId: string }
   /** A notification was made for `userId`. */
-  | { kind: 'notified'; userId: string; workspaceId: string; notificationId: string };
+  | { kind: 'notified'; userId: string; workspaceId: string; notificationId: string }
+  /** A comment was written, edited, deleted or reacted to on page `pageId` (webhooks hear it: docs/api/webhooks.md). */
+  | { kind: 'commentChanged'; pageId: string; commentId: string; action: 'created' | 'edited' | 'deleted' | 'reacted'; at: string };
 
 export type DomainEventKind = DomainEvent['kind'];
 export type EventOf<K extends DomainEventKind> = Extract<DomainEvent, { kind: K }>;

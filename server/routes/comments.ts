@@ -82,7 +82,8 @@ export async function commentsRoutes(server: FastifyInstance) {
     { schema: { tags: ['comments'], summary: 'Delete a comment (its author, or someone with full access)', params: commentPathParams } },
     async (request) => {
       const user = requireUser(request);
-      const { removed, kept } = await deleteComment(app.db, user.id, request.params.id, request.params.commentId);
+      const { removed, kept, events } = await deleteComment(app.db, user.id, request.params.id, request.params.commentId);
+      await app.events.dispatch(events, null);
       return envelope({
         id: request.params.commentId,
         status: 'success',

@@ -8,6 +8,7 @@ import { historian } from '../history/historian';
 import { sweepAbandonedUploads } from '../repositories/files';
 import type { RequestActivity } from '../requestActivity';
 import { searchIndexer } from '../search/indexer';
+import { webhookWorker } from '../webhooks/deliver';
 
 /** How often abandoned uploads are swept away. */
 const SWEEP_EVERY_MS = 10 * 60 * 1000;
@@ -25,6 +26,7 @@ const SWEEP_EVERY_MS = 10 * 60 * 1000;
  * - the formula worker (server/commands/databases/formulaJobs.ts): a big database's formulas
  *   computed again in the background after a change of its fields; and the clock sweeper, which
  *   queues the databases whose formulas read now() or today() every half hour;
+ * - the webhook sender (server/webhooks/deliver.ts): the workspaces' webhook deliveries, tried again with backoff;
  * - the upload sweeper: upload URLs never used and uploads never finished, rows and bytes.
  *
  * Several processes on one PostgreSQL share the work (each target or job is taken by one).
@@ -41,6 +43,7 @@ export async function backgroundWorkers(
     exportWorker(app.db, app.fileStore, app.log),
     formulaWorker(app.db, app.log, (events) => app.events.dispatch(events, null)),
     clockSweeper(app.db, app.log),
+    webhookWorker(app.db, app.log),
     new BackgroundLoop(
       async () => ((await sweepAbandonedUploads(app.db, app.fileStore)) > 0 ? 0 : SWEEP_EVERY_MS),
       app.log,

@@ -104,6 +104,7 @@ export const ERROR_MESSAGES: Record<ErrorCode | 'network', string | null> = {
   'database.field_computed': 'errors.codes.databaseFieldComputed',
   'database.person_unknown': 'errors.codes.databasePersonUnknown',
   'database.relation_unknown': 'errors.codes.databaseRelationUnknown',
+  'webhook.target_refused': 'errors.codes.webhookTargetRefused',
   'database.not_published': 'errors.codes.forbidden',
   'database.history_field_changed': 'errors.codes.databaseHistoryFieldChanged',
   'export.not_ready': 'errors.codes.exportNotReady',

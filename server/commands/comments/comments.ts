@@ -23,6 +23,7 @@ import {
 import { createNotification, deleteCommentNotifications, pageFollowers, pickNotifications } from '../../repositories/notifications';
 import { loadPage } from '../../repositories/pages';
 import { assertNotInTrash, writablePage } from '../../policies/page';
+import { nowIso } from '../../time';
 import type { DomainEvent } from '../../events/events';
 
 /*
@@ -157,7 +158,7 @@ export async function writeComment(
     await note(picks, { ...commentContext(inserted, body.content, body.attaches, userId) });
     return inserted;
   });
-  return { comment: result, events };
+  return { comment: result, events: [...events, { kind: 'commentChanged', pageId: page.id, commentId: result.id, action: 'created', at: nowIso() }] };
 }
 
 /** Its author's new text (and files, else the ones it had); only people it mentions for the first time are notified. */
@@ -191,7 +192,7 @@ export async function editComment(
     await note(picks, { ...commentContext(updated, body.content, attaches, userId) });
     return updated;
   });
-  return { comment: result, events };
+  return { comment: result, events: [...events, { kind: 'commentChanged', pageId: page.id, commentId: result.id, action: 'edited', at: nowIso() }] };
 }
 
 /**
@@ -203,7 +204,7 @@ export async function deleteComment(
   userId: string,
   pageId: string,
   commentId: string,
-): Promise<{ removed: string[]; kept: CommentRow | undefined }> {
+): Promise<{ removed: string[]; kept: CommentRow | undefined; events: DomainEvent[] }> {
   const page = await loadPage(db, pageId);
   const level = await authorizeComment(db, userId, page, 'read');
   const comment = await liveComment(db, commentId, page.id);
@@ -215,7 +216,11 @@ export async function deleteComment(
     return ids;
   });
   const kept = await findComment(db, comment.id);
-  return { removed: kept ? removed.filter((id) => id !== kept.id) : removed, kept };
+  return {
+    removed: kept ? removed.filter((id) => id !== kept.id) : removed,
+    kept,
+    events: [{ kind: 'commentChanged', pageId: page.id, commentId: comment.id, action: 'deleted', at: nowIso() }],
+  };
 }
 
 /** Someone who may react puts a reaction on a live comment (at most COMMENT_LIMITS.reactionsPerUser different ones); its author is notified. */
@@ -245,7 +250,7 @@ export async function reactToComment(
       reactionCount: await countReactions(trx, comment.id, code),
     });
   });
-  return { comment, events };
+  return { comment, events: [...events, { kind: 'commentChanged', pageId: page.id, commentId: comment.id, action: 'reacted', at: nowIso() }] };
 }
 
 /** Takes the caller's reaction off a live comment. */

@@ -2,7 +2,7 @@ import type { Kysely, Transaction } from 'kysely';
 import { newId } from '../../../schema/ids';
 import type { DatabaseConfig } from '../../../schema/blocks/database';
 import type { FormulaProgress } from '../../../schema/database';
-import { BackgroundLoop, type LoopLog } from '../../background';
+import { BackgroundLoop, WakeableLoop, type LoopLog } from '../../background';
 import { isPostgres } from '../../db/connect';
 import { lockPageRows } from '../../db/locks';
 import type { Database, FormulaJobTable } from '../../db/types';
@@ -343,49 +343,30 @@ export function clockSweeper(db: Kysely<Database>, log: LoopLog): BackgroundLoop
 }
 
 /** The formula worker of a server process: a job at a time, woken by a change here or finding one within TICK_MS. */
-class FormulaWorker extends BackgroundLoop {
-  private readonly wakeUp = () => this.wake();
-
-  constructor(db: Kysely<Database>, log: LoopLog, dispatch: (events: DomainEvent[]) => Promise<void>) {
-    super(
-      async () => {
-        if (held > 0) return TICK_MS;
-        const job = await claimFormulaJob(db);
-        if (!job) return TICK_MS;
-        try {
-          const stats = await runFormulaJob(db, job, dispatch);
-          if (stats) log.info(stats, 'formulas computed');
-        } catch (error) {
-          // Let go at once (not after STALE_MS): the next round, here or elsewhere, takes it up from the start.
-          await db
-            .updateTable('formula_jobs')
-            .set({ heartbeat_at: null })
-            .where('database_id', '=', job.database_id)
-            .execute()
-            .catch(() => undefined);
-          throw error;
-        }
-        return 0;
-      },
-      log,
-      'computing formulas failed; trying again',
-      TICK_MS * 5,
-    );
-  }
-
-  start(): void {
-    wakers.add(this.wakeUp);
-    super.start();
-  }
-
-  async stop(): Promise<void> {
-    wakers.delete(this.wakeUp);
-    await super.stop();
-  }
+function formulaRound(db: Kysely<Database>, log: LoopLog, dispatch: (events: DomainEvent[]) => Promise<void>) {
+  return async () => {
+    if (held > 0) return TICK_MS;
+    const job = await claimFormulaJob(db);
+    if (!job) return TICK_MS;
+    try {
+      const stats = await runFormulaJob(db, job, dispatch);
+      if (stats) log.info(stats, 'formulas computed');
+    } catch (error) {
+      // Let go at once (not after STALE_MS): the next round, here or elsewhere, takes it up from the start.
+      await db
+        .updateTable('formula_jobs')
+        .set({ heartbeat_at: null })
+        .where('database_id', '=', job.database_id)
+        .execute()
+        .catch(() => undefined);
+      throw error;
+    }
+    return 0;
+  };
 }
 
 export function formulaWorker(db: Kysely<Database>, log: LoopLog, dispatch: (events: DomainEvent[]) => Promise<void>): BackgroundLoop {
-  return new FormulaWorker(db, log, dispatch);
+  return new WakeableLoop(wakers, formulaRound(db, log, dispatch), log, 'computing formulas failed; trying again', TICK_MS * 5);
 }
 
 /** Rows naming changed rows computed in the change itself up to this many per database; past it, the database's job (every row). */
