@@ -239,18 +239,20 @@ export async function reactToComment(
     new AppError(422, ERROR_CODES.commentReactionLimit, `one person may put at most ${COMMENT_LIMITS.reactionsPerUser} different reactions on a comment`);
   if (tooMany(await userReactionCodes(db, comment.id, userId))) throw limit();
   const picks = await pickNotifications(db, page, userId, new Map([[comment.author_id, ['comments.reaction' as const]]]));
-  const { events } = await commentChange(db, page, async (trx, note) => {
+  const { result: added, events } = await commentChange(db, page, async (trx, note) => {
     // The comment may have been deleted, and the limit reached, by a parallel call.
     await liveComment(trx, comment.id, page.id);
     if (tooMany(await userReactionCodes(trx, comment.id, userId))) throw limit();
-    if (!(await addReaction(trx, comment.id, userId, code))) return;
+    if (!(await addReaction(trx, comment.id, userId, code))) return false;
     await note(picks, {
       ...commentContext(comment, JSON.parse(comment.content) as CommentToken[], JSON.parse(comment.attaches) as CommentAttach[], userId),
       reactionCode: code,
       reactionCount: await countReactions(trx, comment.id, code),
     });
+    return true;
   });
-  return { comment, events: [...events, { kind: 'commentChanged', pageId: page.id, commentId: comment.id, action: 'reacted', at: nowIso() }] };
+  // The same reaction again changes nothing: nothing to tell.
+  return { comment, events: added ? [...events, { kind: 'commentChanged', pageId: page.id, commentId: comment.id, action: 'reacted', at: nowIso() }] : events };
 }
 
 /** Takes the caller's reaction off a live comment. */

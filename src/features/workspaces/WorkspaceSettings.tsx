@@ -19,6 +19,7 @@ import { InviteeChips } from '../sharing/InviteeChips';
 import { leaveWorkspace, selectActiveWorkspace, updateWorkspace } from './workspacesSlice';
 import { workspaceError } from './workspaceErrors';
 import { MemberListDialog } from './MemberListDialog';
+import { WebhooksDialog } from './WebhooksDialog';
 
 export { workspaceError };
 import './workspaceSettings.css';
@@ -108,6 +109,7 @@ export function WorkspaceSettings({ workspace, onClose }: { workspace: WireWorks
   const [adding, setAdding] = useState(false);
   const [confirmLeave, setConfirmLeave] = useState(false);
   const [exporting, setExporting] = useState(false);
+  const [webhooks, setWebhooks] = useState(false);
   const [addingList, setAddingList] = useState(false);
   const [leaving, setLeaving] = useState(false);
   const invitees = useDebouncedInvitees(addText);
@@ -378,6 +380,19 @@ export function WorkspaceSettings({ workspace, onClose }: { workspace: WireWorks
         </div>
       )}
       {exporting && <ExportDialog subject={{ kind: 'workspace', workspaceId: workspace.id, name: workspace.name }} onClose={() => setExporting(false)} />}
+
+      {mayUpdate && (
+        <div className="ws-leave">
+          <span className="share-person">
+            <span className="share-person-name">{t('webhooks.open')}</span>
+            <span className="share-person-email ws-wrap">{t('webhooks.openHint')}</span>
+          </span>
+          <Button kind="outline" size="xs" className="ws-row-button" onClick={() => setWebhooks(true)}>
+            {t('webhooks.open')}
+          </Button>
+        </div>
+      )}
+      {webhooks && <WebhooksDialog workspaceId={workspace.id} onClose={() => setWebhooks(false)} />}
 
       <div className="ws-leave">
         <span className="share-person">
