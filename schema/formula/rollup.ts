@@ -130,6 +130,9 @@ export function rollupFieldsOf(config: DatabaseConfig): Array<[string, RollupFie
   return Object.entries(config.fields).filter((entry): entry is [string, RollupField] => entry[1].type === 'rollup');
 }
 
+/** The relation fields a config's rollups read through. */
+export const relationsReadByRollups = (config: DatabaseConfig): Set<string> => new Set(rollupFieldsOf(config).map(([, rollup]) => rollup.relationFieldId));
+
 /** The database a relation field names (its own when it names none); null for another field. */
 export const relationTarget = (databaseId: string, field: DatabaseField | undefined): string | null =>
   field?.type === 'relation' ? (field.databaseId ?? databaseId) : null;

@@ -77,7 +77,7 @@ async function projectsAndTasks() {
 }
 
 test('the calculations over another database, computed when the field is added; a bad rollup is refused', async () => {
-  const { tasks, projects } = await projectsAndTasks();
+  const { projects } = await projectsAndTasks();
   const rollups: Array<[string, string, string, unknown, unknown]> = [
     ['sum', 'hours', 'sum', 16, 0],
     ['avg', 'hours', 'average', 16 / 3, null],
@@ -118,7 +118,6 @@ test('the calculations over another database, computed when the field is added; 
     expect([res.statusCode, errorCode(res)]).toEqual([422, 'validation_failed']);
     expect(res.body).toContain('Связь читают сводки');
   }
-  expect(tasks.id).toBeTruthy();
 });
 
 test('kept current: a related row’s cell, its title, the trash and the relation cell; a second viewer hears it', async () => {
@@ -250,7 +249,7 @@ test('the links are what the relation cells say: filled from them by the migrati
 });
 
 test('guarded: a rollup over a database its maker cannot read is refused; formulas, groups and charts do not reveal originals of another database', async () => {
-  const { tasks, projects } = await projectsAndTasks();
+  const { projects } = await projectsAndTasks();
   // Bob edits the projects but cannot read the tasks: no rollup over them by him.
   await share(t, ann, projects.page, [{ userId: bob.id, accessLevel: 'edit' }]);
   const his = await api(t, bob.cookie, 'POST', `${S}/database/${projects.id}/fields`, {
@@ -296,7 +295,6 @@ test('guarded: a rollup over a database its maker cannot read is refused; formul
   );
   expect([chart.statusCode, errorCode(chart)]).toEqual([422, 'validation_failed']);
   expect(chart.body).not.toContain('Вёрстка');
-  expect(tasks.id).toBeTruthy();
 });
 
 test('kept current through the pages’ trash, and through a formula of the other database changed', async () => {

@@ -578,7 +578,7 @@ test('JSON round trip of two databases related both ways with a rollup: the rela
       field: { name: 'Задачи', type: 'relation', databaseId: tasks, twoWay: { fieldId: 'project' } },
     }),
   );
-  const [site] = expectOk<Array<{ id: string }>>(
+  expectOk<Array<{ id: string }>>(
     await api(t, owner.cookie, 'POST', `${S}/database/${projects}/rows`, { rows: [{ title: 'Сайт', values: { tasks: taskRows.map((r) => r.id) } }] }),
     201,
   );
@@ -624,7 +624,6 @@ test('JSON round trip of two databases related both ways with a rollup: the rela
   expect(fields(loneBlock).tasks.databaseId).toBeUndefined();
   expect(fields(loneBlock).tasks.twoWay).toBeUndefined();
   expect(loneExport.pages[0].databases![0].rows[0].values.tasks).toBeUndefined();
-  expect(site.id).toBeTruthy();
 });
 
 test("JSON with comments: threads, times and files come back; another's comments are the importer's, starting with their author's name and date, reported", async () => {

@@ -148,6 +148,26 @@ test('events of the shared pages are delivered signed, ids only; a private page�
   expect(log.map((d) => [d.status, d.attempts, d.lastStatus, d.lastError])).toEqual(log.map(() => ['failed', 3, 500, 'answered 500']));
   answers = [];
 
+  // Rows and cells of a database on a shared page: heard once the webhook hears them; ids, no values.
+  expectOk(await api(t, ann.cookie, 'POST', `${hooks(ann)}/${hook.id}`, { events: ['row', 'cell'] }));
+  const holder = await createPage(t, ann, { title: 'Сделки', type: 'Database', section: 'all' });
+  const database = expectOk<Array<{ id: string }>>(await api(t, ann.cookie, 'GET', `${S}/note/${holder.id}/blocks`))[0].id;
+  received = [];
+  const [row] = expectOk<Array<{ id: string }>>(
+    await api(t, ann.cookie, 'POST', `${S}/database/${database}/rows`, { rows: [{ title: 'Крупная сделка' }] }),
+    201,
+  );
+  expectOk(await api(t, ann.cookie, 'POST', `${S}/row/${row.id}/cells/MAIN_FIELD`, { value: 'Очень крупная сделка', version: 1 }));
+  await sendAll();
+  const dataEvents = received.map((r) => JSON.parse(r.body) as { event: string; data: Record<string, unknown> });
+  expect(dataEvents.find((e) => e.event === 'row.changed')?.data).toMatchObject({ databaseId: database, rowIds: [row.id] });
+  expect(dataEvents.find((e) => e.event === 'cell.changed')?.data).toEqual({
+    databaseId: database,
+    cells: [{ rowId: row.id, fieldId: 'MAIN_FIELD', version: 2 }],
+  });
+  expect(dataEvents.every((e) => e.event === 'row.changed' || e.event === 'cell.changed')).toBe(true);
+  expect(received.map((r) => r.body).join('\n')).not.toContain('сделка');
+
   // Turned off: recorded no more; deleted: its log goes with it.
   expectOk(await api(t, ann.cookie, 'POST', `${hooks(ann)}/${hook.id}`, { active: false }));
   const before = (await deliveries(hook.id)).length;

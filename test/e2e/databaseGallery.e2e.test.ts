@@ -1,4 +1,3 @@
-import type { Page } from 'playwright-core';
 import { browserSuite } from '../helpers/browserSuite';
 import { eventually, shoot } from '../helpers/editorPage';
 import { fetchJson } from '../helpers/serverProcess';
@@ -15,7 +14,7 @@ import { png } from '../helpers/png';
 const suite = browserSuite();
 const S = () => `${suite.server.url}/api/v3/spaces`;
 
-async function uploadPicture(page: Page, cookie: string, pageId: string): Promise<string> {
+async function uploadPicture(cookie: string, pageId: string): Promise<string> {
   const bytes = png(64, 48, 0x3c);
   const ticket = await fetchJson<{ data: { id: string; uploadUrl: string; fields: Record<string, string>; fileField: string } }>(
     `${suite.server.url}/api/file/upload_url`,
@@ -35,7 +34,6 @@ async function uploadPicture(page: Page, cookie: string, pageId: string): Promis
       data: { remoteData: { fileId: ticket.data.id, title: 'фото.png', size: bytes.length, mimeType: 'image/png' }, crop: null, scale: 1, align: 'center' },
     }),
   });
-  void page;
   return ticket.data.id;
 }
 
@@ -55,7 +53,7 @@ it('a gallery: cards with the pages’ first pictures or covers, the fields chos
     body: JSON.stringify({ rows: ['Студия', 'Двушка', 'Мансарда', 'Лофт', 'Дача'].map((title, i) => ({ title, values: { price: (i + 1) * 1000 } })) }),
   });
   const ids = Object.fromEntries(made.data.map((row) => [row.data.title, row.id]));
-  const fileId = await uploadPicture(page, cookie, ids['Студия']);
+  const fileId = await uploadPicture(cookie, ids['Студия']);
   await fetchJson(`${S()}/element/${ids['Двушка']}`, {
     method: 'PATCH',
     cookie,

@@ -8,7 +8,7 @@ import { AppError, invalid } from '../../errors';
 import { findRowPages, readCell, writeCellIfVersion, type CellChange, type WrittenCell } from '../../repositories/databases';
 import type { DomainEvent } from '../../events/events';
 import { recomputeFormulas } from './formulas';
-import { recomputeRowReaders } from './formulaJobs';
+import { recomputeCellReaders } from './formulaJobs';
 import { assertPeopleNameable } from './people';
 import { lockTwoWay, mirroredRowIds, relationValues, syncMirrors } from './relations';
 import { readerRowIds } from './rollups';
@@ -80,7 +80,7 @@ export async function writeCell(
     const computed = cell ? await recomputeFormulas(trx, block.id, config, [row.id], userId, changes) : [];
     const mirrors = cell ? await syncMirrors(trx, userId, block.id, config, [cell]) : [];
     // Rollups reading this row (docs/relations.md «Rollups»), here and in other databases.
-    const readers = cell ? await recomputeRowReaders(trx, [row.id], userId, [fieldId, ...computed.map((c) => c.fieldId)]) : [];
+    const readers = cell ? await recomputeCellReaders(trx, [cell, ...computed], userId) : [];
     return { written: cell, computed, mirrors: [...mirrors, ...readers] };
   });
   return {
@@ -169,7 +169,7 @@ export async function writeCells(db: Kysely<Database>, userId: string, databaseI
     const changedRows = [...new Set(written.map((cell) => cell.rowId))];
     const mirrors = await syncMirrors(trx, userId, block.id, config, written);
     written.push(...(await recomputeFormulas(trx, block.id, config, changedRows, userId, changes)));
-    mirrors.push(...(await recomputeRowReaders(trx, changedRows, userId, [...new Set(written.map((cell) => cell.fieldId))])));
+    mirrors.push(...(await recomputeCellReaders(trx, written, userId)));
     return { written, refused, mirrors };
   });
   const { mirrors, ...done } = outcome;

@@ -92,7 +92,7 @@ export async function recomputeAllFormulas(
     const written = await recomputeFormulas(trx, databaseId, config, 'all', userId, undefined, { relink: false });
     return {
       computed: written.length,
-      events: await recomputeRowReaders(trx, [...new Set(written.map((cell) => cell.rowId))], userId, [...new Set(written.map((cell) => cell.fieldId))]),
+      events: await recomputeCellReaders(trx, written, userId),
     };
   }
   const fieldIds = Object.entries(config.fields)
@@ -212,9 +212,7 @@ export async function runFormulaJob(
       const computing = performance.now();
       const written = await recomputeFormulas(trx, job.database_id, config, ids, job.user_id, changes, { relink: false });
       // Rollups of other databases reading the values computed here (docs/relations.md «Rollups»).
-      const readers = await recomputeRowReaders(trx, [...new Set(written.map((cell) => cell.rowId))], job.user_id, [
-        ...new Set(written.map((cell) => cell.fieldId)),
-      ]);
+      const readers = await recomputeCellReaders(trx, written, job.user_id);
       stats.computeMs += ms(computing);
       stats.rows += ids.length;
       stats.chunks++;
@@ -419,4 +417,13 @@ export function recomputeRowReaders(
     },
     fieldIds,
   );
+}
+
+/** `recomputeRowReaders` after cells were written: their rows, and the fields they are of. */
+export function recomputeCellReaders(
+  trx: Transaction<Database>,
+  cells: ReadonlyArray<{ rowId: string; fieldId: string }>,
+  userId: string,
+): Promise<DomainEvent[]> {
+  return recomputeRowReaders(trx, [...new Set(cells.map((cell) => cell.rowId))], userId, [...new Set(cells.map((cell) => cell.fieldId))]);
 }

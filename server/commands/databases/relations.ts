@@ -13,8 +13,9 @@ import { databaseData, findDatabaseBlock, findRowPages, rowsNaming, writeCellOve
 import { findPage } from '../../repositories/pages';
 import { authorizedDatabase, cellsWritten } from './database';
 import { recomputeFormulas } from './formulas';
-import { recomputeRowReaders } from './formulaJobs';
-import { foreignOriginals, rollupFieldsOf } from './rollups';
+import { recomputeCellReaders } from './formulaJobs';
+import { foreignOriginals } from './rollups';
+import { relationsReadByRollups } from '../../../schema/formula/rollup';
 
 /*
  * Relations to another database (docs/relations.md): the field names the database, a cell names
@@ -304,7 +305,7 @@ const idsIn = (value: RowValue | undefined): string[] => (Array.isArray(value) ?
  */
 export async function mirroredRowIds(db: Kysely<Database>, databaseId: string, config: DatabaseConfig, writes: readonly RelationWrite[]): Promise<string[]> {
   // Relations a rollup reads too: the rows they name are read by the write (a change of one of them at once waits, then is read as it is).
-  const rolled = new Set(rollupFieldsOf(config).map(([, rollup]) => rollup.relationFieldId));
+  const rolled = relationsReadByRollups(config);
   const twoWay = writes.filter((w) => {
     const field = fieldOf(config, w.fieldId);
     return (
@@ -398,9 +399,7 @@ export async function syncMirrors(
     mirrored.push(...(await recomputeFormulas(trx, mirror.block.id, mirror.config, [...new Set(mirrored.map((c) => c.rowId))], userId, changes)));
     if (mirrored.length > 0) events.push(...cellsWritten({ block: mirror.block, holder: mirror.holder }, rows, mirrored, changes, mirror.config));
     // Rollups reading the other side's rows changed here (their own ones were computed above).
-    events.push(
-      ...(await recomputeRowReaders(trx, [...new Set(mirrored.map((cell) => cell.rowId))], userId, [...new Set(mirrored.map((cell) => cell.fieldId))])),
-    );
+    events.push(...(await recomputeCellReaders(trx, mirrored, userId)));
   }
   return events;
 }

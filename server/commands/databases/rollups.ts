@@ -3,7 +3,7 @@ import { fieldOf, type DatabaseConfig, type DatabaseField } from '../../../schem
 import { rowValue, type WireRow } from '../../../schema/database';
 import { computedValueOfCell, formulaTypeOfField, formulaValueOfCell } from '../../../schema/formula/cells';
 import { formulaPlanOf } from '../../../schema/formula/field';
-import { relationTarget, rollupFieldsOf, rollupFits, rollupValue, type RollupField } from '../../../schema/formula/rollup';
+import { relationsReadByRollups, relationTarget, rollupFieldsOf, rollupFits, rollupValue, type RollupField } from '../../../schema/formula/rollup';
 export { foreignOriginals, relationTarget, rollupFieldsOf } from '../../../schema/formula/rollup';
 import type { FormulaType, FormulaValue } from '../../../schema/formula/values';
 import { inChunks } from '../../db/inChunks';
@@ -280,7 +280,7 @@ export async function readerRowIds(db: Kysely<Database>, rowIds: readonly string
     for (const databaseId of new Set(links.map((link) => link.database_id)))
       if (!read.has(databaseId)) {
         const config = await configOf(db, databaseId);
-        read.set(databaseId, new Set(config ? rollupFieldsOf(config).map(([, rollup]) => rollup.relationFieldId) : []));
+        read.set(databaseId, config ? relationsReadByRollups(config) : new Set<string>());
       }
     next = [];
     for (const link of links)

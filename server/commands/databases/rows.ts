@@ -29,7 +29,7 @@ import type { WireRow } from '../../../schema/database';
 import { nowIso } from '../../time';
 import { recomputeFormulas } from './formulas';
 import { readerRowIds } from './rollups';
-import { recomputeRowReaders } from './formulaJobs';
+import { recomputeCellReaders, recomputeRowReaders } from './formulaJobs';
 import { computeNewRows } from './uniqueIds';
 import { assertPeopleNameable } from './people';
 import { forEveryone, lockTwoWay, mirroredRowIds, relationValues, syncMirrors, withReadableRelations } from './relations';
@@ -230,7 +230,7 @@ export async function moveRows(db: Kysely<Database>, userId: string, databaseId:
     for (const [i, id] of ids.entries()) cells.push(await writeCellOver(trx, byId.get(id)!, field, set.fieldId, setValues[i] ?? set.value, userId));
     mirrors = await syncMirrors(trx, userId, block.id, config, cells);
     cells.push(...(await recomputeFormulas(trx, block.id, config, ids, userId)));
-    mirrors.push(...(await recomputeRowReaders(trx, ids, userId, [...new Set(cells.map((cell) => cell.fieldId))])));
+    mirrors.push(...(await recomputeCellReaders(trx, cells, userId)));
     return cells;
   });
   // Moved in one view's own order alone (no cell written): the other views need not read again

@@ -13,7 +13,7 @@ const WEBHOOK_MESSAGES: FeatureMessages = {
   validation_failed: 'workspaceSettings.errors.invalid',
   generic: 'workspaceSettings.errors.generic',
 };
-const workspaceError = (t: (key: string) => string, error: unknown) => errorMessage(t, error, WEBHOOK_MESSAGES);
+const webhookError = (t: (key: string) => string, error: unknown) => errorMessage(t, error, WEBHOOK_MESSAGES);
 import { Button } from '../../ui/Button';
 import { Dialog } from '../../ui/Dialog';
 import { Switch } from '../../ui/Switch';
@@ -41,7 +41,7 @@ export function WebhooksDialog({ workspaceId, onClose }: { workspaceId: string; 
       setHooks((await api<WireWebhook[]>(base(workspaceId))).data);
     } catch (error) {
       setHooks([]);
-      setProblem(workspaceError(t, error));
+      setProblem(webhookError(t, error));
     }
   }, [workspaceId, t]);
   useEffect(() => void load(), [load]);
@@ -55,7 +55,7 @@ export function WebhooksDialog({ workspaceId, onClose }: { workspaceId: string; 
       setUrl('');
       await load();
     } catch (error) {
-      setProblem(workspaceError(t, error));
+      setProblem(webhookError(t, error));
     }
   };
   const toggle = async (hook: WireWebhook) => {
@@ -63,7 +63,7 @@ export function WebhooksDialog({ workspaceId, onClose }: { workspaceId: string; 
       await api(`${base(workspaceId)}/${hook.id}`, { method: 'POST', body: { active: !hook.active } });
       await load();
     } catch (error) {
-      showToast(workspaceError(t, error), 'error');
+      showToast(webhookError(t, error), 'error');
     }
   };
   const remove = async (hook: WireWebhook) => {
@@ -71,14 +71,14 @@ export function WebhooksDialog({ workspaceId, onClose }: { workspaceId: string; 
       await api(`${base(workspaceId)}/${hook.id}`, { method: 'DELETE' });
       await load();
     } catch (error) {
-      showToast(workspaceError(t, error), 'error');
+      showToast(webhookError(t, error), 'error');
     }
   };
   const openLog = async (hook: WireWebhook) => {
     try {
       setLog({ hook, deliveries: (await api<WireWebhookDelivery[]>(`${base(workspaceId)}/${hook.id}/deliveries`)).data });
     } catch (error) {
-      showToast(workspaceError(t, error), 'error');
+      showToast(webhookError(t, error), 'error');
     }
   };
 

@@ -16,7 +16,7 @@ import { cellOf, shownOf, useRowStore, withCell, type RowStore } from '../rows/r
 import { useReorderable, type DropSide } from '../useReorderable';
 import { groupKey, useCollapsedGroups } from '../rows/collapsedGroups';
 import type { LiveView } from '../context';
-import { CARD_BASE, cardEstimate, cardKeyAction, columnCell, coverFile, type ColumnValue } from './boardCards';
+import { CARD_BASE, cardEstimate, cardKeyAction, columnCell, coverFile, isEmptyCell, type ColumnValue } from './boardCards';
 
 /** Whether a field's values make a board's columns: the one rule is `boardColumnValues` (rowsAddress.ts). */
 export const makesBoardColumns = (field: DatabaseField | undefined): boolean => boardColumnValues(field) !== null;
@@ -750,7 +750,7 @@ const Card = memo(function Card({ row, layout, shown, coverId, column, tabbable,
       <div className="db-card-title">{title}</div>
       {shown.map(({ fieldId }) => {
         const value = shownOf(row, fieldId, db.config.fields[fieldId]);
-        if (value === undefined || value === null || value === '' || (Array.isArray(value) && value.length === 0)) return null;
+        if (isEmptyCell(value)) return null;
         return (
           <div key={fieldId} className="db-card-field">
             <CellContent field={db.config.fields[fieldId]} fieldId={fieldId} value={value} databaseId={db.databaseId} />

@@ -34,7 +34,9 @@ export const COVER_HEIGHT = 132;
 export const CARD_BASE = 40;
 export const CARD_LINE = 24;
 
-const isEmpty = (value: RowValue | undefined) => value === undefined || value === null || value === '' || (Array.isArray(value) && value.length === 0);
+/** A cell with nothing to show (no value, empty text, an empty list): a card leaves out its line. */
+export const isEmptyCell = (value: RowValue | undefined) =>
+  value === undefined || value === null || value === '' || (Array.isArray(value) && value.length === 0);
 
 /**
  * A card's height before it is measured: its title, a line per shown field that has a value, and
@@ -42,7 +44,7 @@ const isEmpty = (value: RowValue | undefined) => value === undefined || value ==
  */
 export function cardEstimate(values: Record<string, RowValue> | undefined, shown: readonly string[], coverFieldId: string | null): number {
   if (!values) return CARD_BASE + CARD_LINE * shown.length + (coverFieldId ? COVER_HEIGHT : 0);
-  const lines = shown.filter((fieldId) => !isEmpty(values[fieldId])).length;
+  const lines = shown.filter((fieldId) => !isEmptyCell(values[fieldId])).length;
   return CARD_BASE + CARD_LINE * lines + (coverFieldId && coverFile(values[coverFieldId]) ? COVER_HEIGHT : 0);
 }
 

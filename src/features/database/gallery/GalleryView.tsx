@@ -1,5 +1,5 @@
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { memo, useEffect, useLayoutEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react';
+import { memo, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { MAIN_FIELD_ID, type CardSize, type DatabaseLayout, type OrderedField } from '../../../../schema/blocks/database';
 import type { WireRow } from '../../../../schema/database';
@@ -7,7 +7,7 @@ import { coverBackground } from '../../pages/CoverPicker';
 import { ActionMenu, MenuItem } from '../../../ui/ActionMenu';
 import { PageIcon } from '../../../ui/icons';
 import { showToast } from '../../../ui/Toast';
-import { coverFile } from '../board/boardCards';
+import { coverFile, isEmptyCell } from '../board/boardCards';
 import { CellContent, fileHref } from '../cells/cells';
 import { useDatabase } from '../context';
 import { cellOf, shownOf, type RowStore } from '../rows/rowStore';
@@ -51,11 +51,6 @@ function useShownFields(layout: DatabaseLayout): OrderedField[] {
   );
 }
 
-/** The store's rows, drawn again when they change. */
-function useStoreVersion(store: RowStore): number {
-  return useSyncExternalStore(store.subscribe, store.getVersion, store.getVersion);
-}
-
 /** «+ Новая строка» under a gallery or a list: an empty row made at the end and opened. */
 function NewRowButton({ store }: { store: RowStore }) {
   const { t } = useTranslation('automation');
@@ -88,7 +83,6 @@ export function GalleryView({ layout, onStore, search = '' }: ViewProps) {
   const { t } = useTranslation('automation');
   const db = useDatabase();
   const store = useViewRows(layout, search, 'gallery', onStore);
-  useStoreVersion(store);
   const shown = useShownFields(layout);
   const size = CARD_SIZES[layout.cardSize ?? 'medium'];
   const preview = layout.cardPreview ?? 'pageContent';
@@ -193,9 +187,7 @@ const GalleryCard = memo(function GalleryCard({
         const value = shownOf(row, fieldId, db.config.fields[fieldId]);
         return (
           <div key={fieldId} className="db-card-field">
-            {value === undefined || value === null || value === '' || (Array.isArray(value) && value.length === 0) ? null : (
-              <CellContent field={db.config.fields[fieldId]} fieldId={fieldId} value={value} databaseId={db.databaseId} />
-            )}
+            {isEmptyCell(value) ? null : <CellContent field={db.config.fields[fieldId]} fieldId={fieldId} value={value} databaseId={db.databaseId} />}
           </div>
         );
       })}
@@ -206,7 +198,6 @@ const GalleryCard = memo(function GalleryCard({
 export function ListView({ layout, onStore, search = '' }: ViewProps) {
   const { t } = useTranslation('automation');
   const store = useViewRows(layout, search, 'list', onStore);
-  useStoreVersion(store);
   const shown = useShownFields(layout);
   const scroller = useRef<HTMLDivElement>(null);
   const count = store.count ?? 0;
@@ -257,7 +248,7 @@ const ListLine = memo(function ListLine({ row, shown }: { row: WireRow; shown: O
       <span className="db-list-fields">
         {shown.map(({ fieldId }) => {
           const value = shownOf(row, fieldId, db.config.fields[fieldId]);
-          if (value === undefined || value === null || value === '' || (Array.isArray(value) && value.length === 0)) return null;
+          if (isEmptyCell(value)) return null;
           return (
             <span key={fieldId} className="db-list-field">
               <CellContent field={db.config.fields[fieldId]} fieldId={fieldId} value={value} databaseId={db.databaseId} />
