@@ -17,6 +17,7 @@ import { aiRoutes } from './routes/ai';
 import { authRoutes } from './routes/auth';
 import { blockRoutes } from './routes/blocks';
 import { databaseRoutes } from './routes/databases';
+import { databaseFormRoutes } from './routes/databaseForms';
 import { commentsRoutes } from './routes/comments';
 import { appConfigRoutes } from './routes/appConfig';
 import { feedbackRoutes } from './routes/feedback';
@@ -105,6 +106,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(historyRoutes, { announcer });
   await app.register(blockRoutes, { config });
   await app.register(databaseRoutes, { limits: config.userLimits });
+  await app.register(databaseFormRoutes);
   await app.register(sharingRoutes, { config, mailer });
   await app.register(commentsRoutes);
   await app.register(notificationsRoutes);

@@ -239,13 +239,45 @@ export const orderedFieldSchema = z.object({ fieldId: fieldIdSchema, isWrap: z.b
 export type OrderedField = z.infer<typeof orderedFieldSchema>;
 
 /** Layout types: the api-contract's default layout types, as they are written in a layout. */
-export const LAYOUT_TYPES = ['table', 'board', 'calendar', 'timeline', 'chart', 'barChart', 'lineChart', 'pieChart', 'gallery', 'list'] as const;
+export const LAYOUT_TYPES = ['table', 'board', 'calendar', 'timeline', 'chart', 'barChart', 'lineChart', 'pieChart', 'gallery', 'list', 'form'] as const;
 export type LayoutType = (typeof LAYOUT_TYPES)[number];
 /** What tops a gallery's cards. */
 export const CARD_PREVIEWS = ['pageContent', 'pageCover', 'files', 'none'] as const;
 export type CardPreview = (typeof CARD_PREVIEWS)[number];
 export const CARD_SIZES = ['small', 'medium', 'large'] as const;
 export type CardSize = (typeof CARD_SIZES)[number];
+
+/**
+ * Forms (docs/api/databases.md «Forms»): the field types a form asks for. Not people, files or
+ * relations (a submitter need not know the workspace's people or rows, nor upload into its pages),
+ * never a computed field.
+ */
+export const FORM_FIELD_TYPES: ReadonlySet<DatabaseFieldType> = new Set([
+  'text',
+  'number',
+  'select',
+  'multiSelect',
+  'status',
+  'date',
+  'checkbox',
+  'url',
+  'email',
+  'phone',
+]);
+/** Who may fill a form in: readers of the page holding the database, any member of its workspace (not guests), or anyone with the link while the page is published. */
+export const FORM_ACCESS = ['page', 'workspace', 'public'] as const;
+export type FormAccess = (typeof FORM_ACCESS)[number];
+export const formConfigSchema = z
+  .object({
+    /** Shown under the form's title. */
+    description: z.string().max(2000).optional(),
+    /** The questions that must be answered (fields the form asks for). */
+    required: z.array(fieldIdSchema).max(DATABASE_LIMITS.fields).optional(),
+    /** Who may fill it in; `page` when missing. */
+    access: z.enum(FORM_ACCESS).optional(),
+  })
+  .strict();
+export type FormConfig = z.infer<typeof formConfigSchema>;
 
 /** Filter conditions; which apply to which field type is in `FILTER_CONDITIONS`. */
 export const FILTER_CONDITION_NAMES = [
@@ -425,6 +457,8 @@ export const databaseLayoutSchema = z
     calendar: calendarConfigSchema.nullable().optional(),
     /** A timeline's dates (start and end date fields), its scale, and whether its table pane shows. */
     timeline: timelineConfigSchema.nullable().optional(),
+    /** A form's description, required questions and who may fill it in; its questions are `orderedFields`. */
+    form: formConfigSchema.optional(),
   })
   .strict();
 export type DatabaseLayout = z.infer<typeof databaseLayoutSchema>;
@@ -540,6 +574,16 @@ export function layoutProblems(config: DatabaseConfig, layout: DatabaseLayout): 
       problems.push({ path: ['timeline', 'dependencyFieldId'], message: 'dependencies are a relation field' });
     }
   }
+  if (layout.type === 'form') {
+    layout.orderedFields.forEach((entry, at) => {
+      const field = fieldOf(config, entry.fieldId);
+      if (field && !FORM_FIELD_TYPES.has(field.type))
+        problems.push({ path: ['orderedFields', at, 'fieldId'], message: `a form does not ask for a ${field.type} field` });
+    });
+    layout.form?.required?.forEach((fieldId, at) => {
+      if (!seen.has(fieldId)) problems.push({ path: ['form', 'required', at], message: 'a required question is one the form asks' });
+    });
+  } else if (layout.form) problems.push({ path: ['form'], message: 'only a form view has a form' });
   return problems;
 }
 

@@ -26,9 +26,14 @@ export function chartFields(chart: ChartConfig): string[] {
   return [chart.x.fieldId, ...(chart.series ? [chart.series.fieldId] : []), ...(chart.y.fieldId ? [chart.y.fieldId] : [])];
 }
 
-/** The fields a published database shows: those of any of its views (that exist), the title always. */
+/** The views that show rows: all but forms (a form asks for a new row and shows none). */
+export function rowLayouts(data: DatabaseData): DatabaseLayout[] {
+  return data.view.layouts.filter((layout) => layout.type !== 'form');
+}
+
+/** The fields a published database shows: those of any of its views showing rows (that exist), the title always. */
 export function publishedFields(data: DatabaseData): Set<string> {
-  return new Set([MAIN_FIELD_ID, ...data.view.layouts.flatMap(layoutFields)].filter((id) => fieldOf(data.config, id)));
+  return new Set([MAIN_FIELD_ID, ...rowLayouts(data).flatMap(layoutFields)].filter((id) => fieldOf(data.config, id)));
 }
 
 /**
@@ -39,6 +44,9 @@ export function publishedFields(data: DatabaseData): Set<string> {
  */
 export function publishedData(data: DatabaseData): DatabaseData {
   const named = publishedFields(data);
+  // A public form's questions (their names and options; no values: a form shows no rows).
+  for (const layout of data.view.layouts)
+    if (layout.type === 'form' && layout.form?.access === 'public') for (const f of layout.orderedFields) named.add(f.fieldId);
   for (const layout of data.view.layouts) {
     for (const rule of layout.filter?.rules ?? []) for (const r of 'op' in rule ? rule.rules : [rule]) named.add(r.fieldId);
     for (const sort of layout.sorts ?? []) named.add(sort.fieldId);

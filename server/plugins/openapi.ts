@@ -1,3 +1,4 @@
+import type { RouteOptions } from 'fastify';
 import fp from 'fastify-plugin';
 import { PUBLIC_ROUTE } from './auth';
 import swagger from '@fastify/swagger';
@@ -12,6 +13,15 @@ import { VERSION_LABEL } from '../../schema/constants';
 export const openapiPlugin = fp(async (app) => {
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
+  // Every route as registered (server/openapi.int.test.ts checks each is in the document), and
+  // those anonymous callers may use (PUBLIC_ROUTE) marked so: signing in is optional there.
+  const routes: RouteOptions[] = [];
+  app.decorate('routeTable', routes);
+  app.addHook('onRoute', (route) => {
+    routes.push(route);
+    if ((route.config as { public?: boolean } | undefined)?.public && route.schema && !route.schema.hide)
+      route.schema = { ...route.schema, security: [{}, { session: [] }, { bearer: [] }] } as typeof route.schema;
+  });
   await app.register(swagger, {
     openapi: {
       openapi: '3.1.0',
@@ -33,3 +43,10 @@ export const openapiPlugin = fp(async (app) => {
   });
   app.get('/api/docs', { ...PUBLIC_ROUTE, schema: { hide: true } }, async () => app.swagger());
 });
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** The routes registered after the OpenAPI plugin, as registered. */
+    routeTable: readonly RouteOptions[];
+  }
+}

@@ -3,7 +3,7 @@ import { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { MAIN_FIELD_ID, chartProblems, fieldOf, type DatabaseData } from '../../schema/blocks/database';
+import { MAIN_FIELD_ID, chartProblems, fieldOf, type DatabaseData, type DatabaseLayout } from '../../schema/blocks/database';
 import {
   MAX_ROW_WINDOW,
   addFieldBodySchema,
@@ -32,7 +32,7 @@ import type { UserLimits } from '../config';
 import { PUBLIC_ROUTE, requireUser } from '../plugins/auth';
 import { userLimit } from '../plugins/rateLimit';
 import { requestOrigin } from '../realtime/sockets';
-import { chartFields, publishedData, publishedFields, sameConfig } from '../../schema/policies/database';
+import { chartFields, publishedData, publishedFields, rowLayouts, sameConfig } from '../../schema/policies/database';
 import { ERROR_CODES } from '../../schema/errors';
 import { authorizePage, isPubliclyReadable } from '../policies/page';
 import { envelope, presentElement } from '../presenters';
@@ -177,8 +177,7 @@ export async function databaseRoutes(server: FastifyInstance, { limits }: { limi
    * show only. `fields`: the cells the answer may carry.
    */
   function publicRowsQuery(data: DatabaseData, query: z.infer<typeof rowsQuerySchema>): z.infer<typeof rowsQuerySchema> & { fields: string[] } {
-    const layout = query.viewId ? layoutOf(data, query.viewId) : data.view.layouts[0];
-    if (!layout) throw notShown('query.viewId', 'the database has no view');
+    const layout = publicLayout(data, query.viewId);
     const shown = publishedFields(data);
     const check = (fieldId: string, path: string) => {
       if (!shown.has(fieldId)) throw notShown(path, `no published view shows ${fieldId}`);
@@ -192,11 +191,18 @@ export async function databaseRoutes(server: FastifyInstance, { limits }: { limi
     return { ...query, viewId: layout.uid, filter: undefined, fields: query.fields ?? [...shown] };
   }
 
+  /** The view a public reader reads rows through: the one named, else the first; a form shows no rows (403). */
+  function publicLayout(data: DatabaseData, viewId: string | undefined): DatabaseLayout {
+    const layout = viewId ? layoutOf(data, viewId) : rowLayouts(data)[0];
+    if (!layout) throw notShown('query.viewId', 'the database has no view');
+    if (layout.type === 'form') throw notShown('query.viewId', 'a form shows no rows');
+    return layout;
+  }
+
   /** The live rows a published database shows: those some view lets through (each view's order is kept, ADR 7). */
   async function publishedRowIds(block: BlockRow, data: DatabaseData): Promise<Set<string>> {
     const ids = new Set<string>();
-    for (const layout of data.view.layouts)
-      for (const id of await orders.ids(app.db, block, data.config, rowQueryOf(data, { viewId: layout.uid }))) ids.add(id);
+    for (const layout of rowLayouts(data)) for (const id of await orders.ids(app.db, block, data.config, rowQueryOf(data, { viewId: layout.uid }))) ids.add(id);
     return ids;
   }
 
@@ -428,7 +434,7 @@ export async function databaseRoutes(server: FastifyInstance, { limits }: { limi
     },
     async (request) => {
       const { block, data, publicly } = await readableDatabase(request, request.params.id);
-      const layout = layoutOf(data, request.query.viewId);
+      const layout = publicly ? publicLayout(data, request.query.viewId) : layoutOf(data, request.query.viewId);
       // A public reader: the figures of the fields the views show only.
       const shown = publicly ? publishedFields(data) : null;
       const calculations = Object.fromEntries(Object.entries(layout.calculations ?? {}).filter(([fieldId]) => !shown || shown.has(fieldId)));
@@ -448,8 +454,8 @@ export async function databaseRoutes(server: FastifyInstance, { limits }: { limi
       },
     },
     async (request) => {
-      const { block, data, viewerId } = await readableDatabase(request, request.params.id);
-      const layout = layoutOf(data, request.query.viewId);
+      const { block, data, viewerId, publicly } = await readableDatabase(request, request.params.id);
+      const layout = publicly ? publicLayout(data, request.query.viewId) : layoutOf(data, request.query.viewId);
       if (!layout.groupBy) return envelope([]);
       // A board's columns by a person field are its people, each one (by the names the caller may see); a table's groups are its runs of rows.
       const people = layout.type === 'board' ? peopleNamesFor(app.db, viewerId) : undefined;
@@ -473,7 +479,7 @@ export async function databaseRoutes(server: FastifyInstance, { limits }: { limi
     },
     async (request) => {
       const { block, data, publicly, viewerId } = await readableDatabase(request, request.params.id);
-      const layout = layoutOf(data, request.query.viewId);
+      const layout = publicly ? publicLayout(data, request.query.viewId) : layoutOf(data, request.query.viewId);
       const chart = request.query.chart ?? layout.chart;
       if (!chart) throw invalid('the view has no chart', [{ path: 'chart', message: 'no chart config in the view or the query' }]);
       // A public reader's preview: of the fields the views show only.
@@ -768,9 +774,8 @@ export async function databaseRoutes(server: FastifyInstance, { limits }: { limi
     },
     async (request, reply) => {
       const { block, holder, data, viewerId, publicly } = await readableDatabase(request, request.params.id);
-      const layout = request.query.viewId ? layoutOf(data, request.query.viewId) : data.view.layouts[0];
       // Without a view a database shows nothing published (a member's CSV is then every field).
-      if (publicly && !layout) throw notShown('query.viewId', 'the database has no view');
+      const layout = publicly ? publicLayout(data, request.query.viewId) : request.query.viewId ? layoutOf(data, request.query.viewId) : data.view.layouts[0];
       const columns = (layout?.orderedFields.map((f) => f.fieldId) ?? Object.keys(data.config.fields)).filter((id) => fieldOf(data.config, id));
       if (!columns.includes(MAIN_FIELD_ID)) columns.unshift(MAIN_FIELD_ID);
       const query = rowQueryOf(data, { viewId: layout?.uid });

@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import { MAIN_FIELD_ID, titleProblem, type RowValue } from '../../../schema/blocks/database';
+import { MAIN_FIELD_ID, titleProblem, type DatabaseData, type RowValue } from '../../../schema/blocks/database';
 import type { CreateRowsBody, MoveRowsBody } from '../../../schema/database';
 import { ERROR_CODES } from '../../../schema/errors';
 import { newId } from '../../../schema/ids';
@@ -68,7 +68,21 @@ async function rowsTold(
  * last in every view by their own keys already.
  */
 export async function createRows(db: Kysely<Database>, userId: string, databaseId: string, body: CreateRowsBody): Promise<RowsOutcome> {
-  const { block, holder, data } = await authorizedDatabase(db, userId, databaseId, 'edit');
+  return makeRows(db, userId, await authorizedDatabase(db, userId, databaseId, 'edit'), body);
+}
+
+/**
+ * Makes rows in a database the caller was authorized on (createRows; a form's submission, by the
+ * form's access): made by `userId`. `check`: run on the fields and views as stored, in the
+ * transaction that makes the rows (a form changed since it was read refuses there).
+ */
+export async function makeRows(
+  db: Kysely<Database>,
+  userId: string,
+  { block, holder, data }: AuthorizedDatabase,
+  body: CreateRowsBody,
+  check?: (now: DatabaseData) => void,
+): Promise<RowsOutcome> {
   if (body.viewId !== undefined) layoutOf(data, body.viewId);
   const rows = body.rows.map(({ values = {}, ...row }, at) => {
     const { [MAIN_FIELD_ID]: main, ...rest } = values;
@@ -102,6 +116,7 @@ export async function createRows(db: Kysely<Database>, userId: string, databaseI
     if (!live) throw notFound('database');
     // The fields may have changed since they were checked: check again against what is stored now.
     const now = databaseData(live);
+    check?.(now);
     rows.forEach((row, at) => checkValues(now, row.values ?? {}, `rows.${at}.values`));
     await assertPeopleNameable(
       trx,

@@ -1,6 +1,7 @@
 import type { Kysely, Transaction } from 'kysely';
 import {
   COMPUTED_FIELD_TYPES,
+  FORM_FIELD_TYPES,
   MAIN_FIELD_ID,
   chartFitting,
   copyView,
@@ -150,7 +151,8 @@ export async function addField(db: Kysely<Database>, changer: Changer, databaseI
   const outcome = await changeDatabase(db, changer, databaseId, async (data, trx, id, holderId) => {
     if (fieldOf(data.config, fieldId)) throw invalid(`a field ${fieldId} exists`);
     const view = copyView(data.view);
-    for (const layout of view.layouts) {
+    // Every view shows it, but a form: what a form asks for is chosen, not added to it.
+    for (const layout of view.layouts.filter((l) => l.type !== 'form')) {
       const at = placeAfter ? layout.orderedFields.findIndex((f) => f.fieldId === placeAfter) : -1;
       const entry = { fieldId, isWrap: false };
       if (at >= 0) layout.orderedFields.splice(at + 1, 0, entry);
@@ -195,7 +197,7 @@ async function pairMirror(db: Kysely<Database>, changer: Changer, databaseId: st
     made = await changeDatabase(db, changer, field.databaseId, async (data) => {
       if (fieldOf(data.config, mirrorId)) throw invalid('the mirror is a new field of the other database');
       const view = copyView(data.view);
-      for (const layout of view.layouts) layout.orderedFields.push({ fieldId: mirrorId, isWrap: false });
+      for (const layout of view.layouts) if (layout.type !== 'form') layout.orderedFields.push({ fieldId: mirrorId, isWrap: false });
       return { data: { ...data, config: { fields: { ...data.config.fields, [mirrorId]: mirror } }, view } };
     });
   } catch (error) {
@@ -454,8 +456,15 @@ function withoutDeadConditions(data: DatabaseData, fieldId: string, field: Datab
     if (layout.calendar?.fieldId === fieldId && field.type !== 'date') layout.calendar = null;
     if (layout.cover?.fieldId === fieldId && field.type !== 'files') layout.cover = null;
     if (layout.timeline) layout.timeline = timelineFitting(config, layout.timeline);
+    if (layout.type === 'form' && !FORM_FIELD_TYPES.has(field.type)) withoutQuestion(layout, fieldId);
   }
   return view;
+}
+
+/** A form no longer asks for a field (deleted, or retyped to a type forms do not ask for). */
+function withoutQuestion(layout: DatabaseLayout, fieldId: string): void {
+  layout.orderedFields = layout.orderedFields.filter((f) => f.fieldId !== fieldId);
+  if (layout.form?.required) layout.form.required = layout.form.required.filter((id) => id !== fieldId);
 }
 
 /** Deletes a field: out of every view (columns, filters, sorts, group, footer, chart, calendar, cover, timeline), its cells cleared; never the title. */
@@ -484,6 +493,7 @@ export async function deleteField(db: Kysely<Database>, changer: Changer, databa
       if (layout.calendar?.fieldId === fieldId) layout.calendar = null;
       if (layout.cover?.fieldId === fieldId) layout.cover = null;
       if (layout.timeline) layout.timeline = timelineWithout(layout.timeline, fieldId);
+      withoutQuestion(layout, fieldId);
     }
     await deleteCellsOfField(trx, id, fieldId);
     return { data: { ...data, config: { fields }, view } };
@@ -519,11 +529,21 @@ export function addView(db: Kysely<Database>, changer: Changer, databaseId: stri
   });
 }
 
+/** A view made into another type: a form no longer (its form settings go), or a form now (asking for the columns forms ask for). */
+function retyped(config: DatabaseConfig, was: DatabaseLayout, now: DatabaseLayout): DatabaseLayout {
+  if (now.type !== 'form') {
+    const { form: _gone, ...rest } = now;
+    return rest;
+  }
+  if (was.type === 'form') return now;
+  return { ...now, orderedFields: now.orderedFields.filter((f) => FORM_FIELD_TYPES.has(fieldOf(config, f.fieldId)?.type ?? 'relation')) };
+}
+
 /** Changes a view's keys (name, columns, filter, sorts, group, calculations, type). */
 export function updateView(db: Kysely<Database>, changer: Changer, databaseId: string, viewId: string, { layout }: UpdateViewBody): Promise<StructureOutcome> {
   return changeDatabase(db, changer, databaseId, async (data) => {
     layoutOf(data, viewId);
-    const layouts = copyView(data.view).layouts.map((l) => (l.uid === viewId ? { ...l, ...layout, uid: l.uid } : l));
+    const layouts = copyView(data.view).layouts.map((l) => (l.uid === viewId ? retyped(data.config, l, { ...l, ...layout, uid: l.uid }) : l));
     return { data: { ...data, view: { layouts } } };
   });
 }
