@@ -23,6 +23,9 @@ import {
  */
 export const FORM_LIMITS = { publicPerAddressPerHour: 20, publicPerFormPerHour: 1000 } as const;
 
+/** The messages of an answer's problems (422 details at `values.{fieldId}`), for clients to tell them apart. */
+export const FORM_PROBLEMS = { notAsked: 'the form does not ask for this field', required: 'an answer is required' } as const;
+
 /** One question: the field it fills in (its name, type, options), and whether an answer is required. */
 export interface FormQuestion {
   fieldId: string;
@@ -34,6 +37,8 @@ export interface FormQuestion {
 export interface WireForm {
   viewId: string;
   databaseId: string;
+  /** The page holding the database, for a reader who may read it (an editor's «Изменить форму»); null for anyone else. */
+  pageId: string | null;
   /** The database's title (its own, else its page's). */
   title: string;
   /** The view's name, when it has one. */
@@ -76,9 +81,8 @@ export function isBlankAnswer(value: RowValue | undefined): boolean {
 export function formAnswerProblems(questions: readonly FormQuestion[], values: Record<string, RowValue>): Array<{ path: string; message: string }> {
   const asked = new Map(questions.map((q) => [q.fieldId, q]));
   const problems: Array<{ path: string; message: string }> = [];
-  for (const fieldId of Object.keys(values))
-    if (!asked.has(fieldId)) problems.push({ path: `values.${fieldId}`, message: 'the form does not ask for this field' });
+  for (const fieldId of Object.keys(values)) if (!asked.has(fieldId)) problems.push({ path: `values.${fieldId}`, message: FORM_PROBLEMS.notAsked });
   for (const question of questions)
-    if (question.required && isBlankAnswer(values[question.fieldId])) problems.push({ path: `values.${question.fieldId}`, message: 'an answer is required' });
+    if (question.required && isBlankAnswer(values[question.fieldId])) problems.push({ path: `values.${question.fieldId}`, message: FORM_PROBLEMS.required });
   return problems;
 }

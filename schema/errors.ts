@@ -20,6 +20,10 @@ export const ERROR_CODES = {
   pageExists: 'page.already_exists',
   invalidEmail: 'auth.invalid_email',
   oauthDisabled: 'auth.oauth_disabled',
+  /** A read-only workspace token asked to change something (docs/api/auth.md «Workspace tokens»). */
+  tokenReadOnly: 'auth.token_read_only',
+  /** A request signed in with an access token asked to make or list tokens: a signed-in browser session does that. */
+  tokenNotAllowed: 'auth.token_not_allowed',
   oauthUnknownService: 'auth.oauth_unknown_service',
   oauthStateInvalid: 'auth.oauth_state_invalid',
   oauthFailed: 'auth.oauth_failed',

@@ -41,6 +41,7 @@ import { setCellHistoryBurst } from './repositories/cellHistory';
 import { setFormulaTimeZone } from './commands/databases/formulas';
 import { setWebhooksAllowPrivate } from './webhooks/targets';
 import { webhookRoutes } from './routes/webhooks';
+import { workspaceTokenRoutes } from './routes/workspaceTokens';
 import { setFormulaInlineRows } from './commands/databases/formulaJobs';
 import { workspaceRoutes } from './routes/workspaces';
 
@@ -117,6 +118,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(telegramRoutes, { config });
   await app.register(templateRoutes);
   await app.register(webhookRoutes);
+  await app.register(workspaceTokenRoutes);
   await app.register(aiRoutes, { config });
   await app.register(webRoutes, { webDir: config.webDir });
   await app.register(backgroundWorkers, { config, activity, announcer });

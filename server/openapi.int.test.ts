@@ -1,3 +1,5 @@
+import type { RouteOptions } from 'fastify';
+import type {} from './plugins/openapi';
 import { createTestApp, type TestApp } from '../test/helpers/testApp';
 
 /*
@@ -17,13 +19,15 @@ afterAll(async () => {
   await t.close();
 });
 
+const methodsOf = (route: RouteOptions): string[] => (Array.isArray(route.method) ? route.method : [route.method]);
+
 /** Routes left out of the document on purpose: the document itself. */
 const HIDDEN = new Set(['GET /api/docs']);
 
 test('every /api route is in the OpenAPI document with a summary, a tag, its path parameters and its body', async () => {
   const doc = (await t.app.inject({ method: 'GET', url: '/api/docs' })).json<{ paths: Record<string, Record<string, Operation>> }>();
   const routes = t.app.routeTable.flatMap((route) =>
-    (Array.isArray(route.method) ? route.method : [route.method])
+    methodsOf(route)
       .filter((m) => m !== 'HEAD')
       .map((method) => ({ route, method, key: `${method} ${route.url}` })),
   );
@@ -53,9 +57,7 @@ test('every /api route is in the OpenAPI document with a summary, a tag, its pat
   expect(problems).toEqual([]);
   // And the document names no route the server does not have.
   const served = new Set(
-    t.app.routeTable.flatMap((route) =>
-      (Array.isArray(route.method) ? route.method : [route.method]).map((m) => `${m.toLowerCase()} ${route.url.replace(/:([A-Za-z0-9_]+)/g, '{$1}')}`),
-    ),
+    t.app.routeTable.flatMap((route) => methodsOf(route).map((m) => `${m.toLowerCase()} ${route.url.replace(/:([A-Za-z0-9_]+)/g, '{$1}')}`)),
   );
   const documented = Object.entries(doc.paths)
     .flatMap(([path, ops]) => Object.keys(ops).map((m) => `${m} ${path}`))

@@ -27,6 +27,7 @@ import * as searchPageDays from './migrations/2026-12-04-0001-search-page-days';
 import * as formulaJobs from './migrations/2026-12-05-0001-formula-jobs';
 import * as rowLinks from './migrations/2026-12-05-0002-row-links';
 import * as webhooks from './migrations/2026-12-05-0003-webhooks';
+import * as scopedTokens from './migrations/2026-12-05-0004-scoped-tokens';
 import type { Database } from './types';
 
 /** Every migration, by its frozen date-prefixed name, in order. */
@@ -59,6 +60,7 @@ export const MIGRATIONS: Record<string, Migration> = {
   '2026-12-05-0001-formula-jobs': formulaJobs,
   '2026-12-05-0002-row-links': rowLinks,
   '2026-12-05-0003-webhooks': webhooks,
+  '2026-12-05-0004-scoped-tokens': scopedTokens,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };

@@ -241,6 +241,12 @@ export interface AccessTokenTable {
   user_id: string;
   created_at: string;
   last_used_at: string | null;
+  /** The one workspace the token reaches (docs/api/auth.md «Workspace tokens»); null: all its user's. */
+  workspace_id: ColumnType<string | null, string | null | undefined, string | null>;
+  /** The name its maker gave a workspace token. */
+  name: ColumnType<string | null, string | null | undefined, string | null>;
+  /** 1: the token reads only (every write refused). */
+  read_only: ColumnType<number, number | undefined, number>;
 }
 
 export interface MessengerLinkTokenTable {

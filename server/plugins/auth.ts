@@ -2,6 +2,7 @@ import fp from 'fastify-plugin';
 import type { FastifyRequest } from 'fastify';
 import { BEARER, findAccessTokenUser } from '../auth/accessTokens';
 import { SESSION_COOKIE, findSessionUser } from '../auth/sessions';
+import { runInTokenScope } from '../auth/tokenScope';
 import { EpochCache } from '../db/changeWatch';
 import type { UserRow } from '../db/types';
 import { ERROR_CODES } from '../../schema/errors';
@@ -21,10 +22,14 @@ declare module 'fastify' {
     user: UserRow | null;
     /** The id (hash) of the bearer token that signed this request in, if one did. */
     accessTokenId: string | null;
+    /** What a workspace token that signed this request in limits it to (docs/api/auth.md «Workspace tokens»). */
+    tokenLimits: { workspaceId: string | null; readOnly: boolean } | null;
   }
 }
 
 const BEARER_SCHEME = /^Bearer(?:[ \t]|$)/i;
+/** The calls a read-only token may make with another method than GET: removing itself, and reading users by id. */
+const READ_ONLY_WRITES = new Set(['/api/auth/accesstoken/remove', '/api/user/list']);
 
 /**
  * Signs every API request in: `Authorization: Bearer <token>` (an access token) when such a header
@@ -38,6 +43,7 @@ export const authPlugin = fp<{ authCacheTtlMs: number }>(async (app, { authCache
   app.decorateRequest('user', null);
   app.decorate('sessionUser', (token: string) => sessionUsers.get(token, async () => (await findSessionUser(app.db, token)) ?? null));
   app.decorateRequest('accessTokenId', null);
+  app.decorateRequest('tokenLimits', null);
 
   /** A bearer token's user (access tokens are not cached: they are rare and can be revoked). */
   async function signInWithToken(request: FastifyRequest, authorization: string): Promise<void> {
@@ -46,6 +52,7 @@ export const authPlugin = fp<{ authCacheTtlMs: number }>(async (app, { authCache
     if (found) {
       request.user = found.user;
       request.accessTokenId = found.tokenId;
+      if (found.workspaceId !== null || found.readOnly) request.tokenLimits = { workspaceId: found.workspaceId, readOnly: found.readOnly };
     }
   }
 
@@ -72,10 +79,20 @@ export const authPlugin = fp<{ authCacheTtlMs: number }>(async (app, { authCache
       done();
     }, done);
   });
-  // Before the body is checked: an anonymous call to a route that needs a user is 401, never 422.
+  // Before the body is checked: an anonymous call to a route that needs a user is 401, never 422;
+  // a read-only token's write is 403 (removing the token itself excepted).
   app.addHook('preValidation', (request, _reply, done) => {
+    const limits = request.tokenLimits;
+    if (limits?.readOnly && !SAFE_METHODS.has(request.method) && !READ_ONLY_WRITES.has(request.routeOptions.url ?? '') && isApiRequest(request))
+      return done(new AppError(403, ERROR_CODES.tokenReadOnly, 'this access token reads only'));
     if (request.user || request.is404 || !isApiRequest(request) || request.routeOptions.config.public) return done();
     done(unauthorized());
+  });
+  // A workspace token's request runs in its scope: its user's memberships count that workspace alone (server/auth/tokenScope.ts).
+  app.addHook('preHandler', (request, _reply, done) => {
+    const workspaceId = request.tokenLimits?.workspaceId;
+    if (!request.user || !workspaceId) return done();
+    runInTokenScope({ userId: request.user.id, workspaceId }, () => done());
   });
 });
 

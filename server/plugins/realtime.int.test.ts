@@ -118,7 +118,7 @@ describe('signing in', () => {
 
   test('a Bearer access token signs in, as auth.token and as an Authorization header; an unknown token is refused with 100', async () => {
     const page = await newPage();
-    const token = await createAccessToken(t.app.db, ann.id);
+    const { token } = await createAccessToken(t.app.db, ann.id);
     for (const socket of [
       await connectRealtime(baseUrl, { token }),
       await connectRealtime(baseUrl, { cookie: '' }, { headers: { authorization: `Bearer ${token}` } }),
@@ -134,8 +134,13 @@ describe('signing in', () => {
     });
   });
 
+  test('a workspace token (or a read-only one) does not connect: refused with 100 (its integrations hear changes by webhooks)', async () => {
+    const { token } = await createAccessToken(t.app.db, ann.id, { workspaceId: ann.workspaceId, name: 'Интеграция', readOnly: false });
+    expect(await refusedConnection(baseUrl, { token })).toMatchObject({ code: REALTIME_ERRORS.unauthorized });
+  });
+
   test('revoking the access token closes the connection it signed with error 100', async () => {
-    const token = await createAccessToken(t.app.db, ann.id);
+    const { token } = await createAccessToken(t.app.db, ann.id);
     const socket = await connectRealtime(baseUrl, { token });
     sockets.push(socket);
     const errors = collect<RealtimeErrorBody>(socket, 'error');

@@ -17,6 +17,8 @@ export async function signIn(app: FastifyInstance, socket: AppSocket): Promise<P
   const bearer = typeof auth.token === 'string' ? auth.token : BEARER.exec(headers.authorization ?? '')?.[1];
   if (bearer) {
     const found = await findAccessTokenUser(app.db, bearer, app.log);
+    // A workspace token does not connect (docs/api/auth.md «Workspace tokens»: its integrations hear changes by webhooks).
+    if (found && (found.workspaceId !== null || found.readOnly)) return null;
     return found ? { user: found.user, credential: { kind: 'token', token: bearer } } : null;
   }
   // A cookie rides along with connections other sites open: only this site's pages count.

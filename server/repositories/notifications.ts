@@ -1,3 +1,4 @@
+import { scopedWorkspace } from '../auth/tokenScope';
 import type { Kysely, Selectable } from 'kysely';
 import { newId } from '../../schema/ids';
 import {
@@ -81,6 +82,9 @@ export function listUserNotifications(
   let query = db.selectFrom('notifications').selectAll().where('user_id', '=', userId);
   if (filter.isRead !== undefined) query = query.where('is_read', '=', filter.isRead ? 1 : 0);
   if (filter.workspaceId !== undefined) query = query.where('workspace_id', '=', filter.workspaceId);
+  // A workspace token: that workspace's notifications only (server/auth/tokenScope.ts).
+  const only = scopedWorkspace(userId);
+  if (only !== null) query = query.where('workspace_id', '=', only);
   return query.orderBy('created_at', 'desc').orderBy('id', 'desc').execute();
 }
 
@@ -118,6 +122,8 @@ export async function setNotificationRead(db: Kysely<Database>, id: string, isRe
 export async function markAllRead(db: Kysely<Database>, userId: string, workspaceId?: string): Promise<number> {
   let query = db.updateTable('notifications').set({ is_read: 1 }).where('user_id', '=', userId).where('is_read', '=', 0);
   if (workspaceId !== undefined) query = query.where('workspace_id', '=', workspaceId);
+  const only = scopedWorkspace(userId);
+  if (only !== null) query = query.where('workspace_id', '=', only);
   const result = await query.executeTakeFirst();
   return Number(result.numUpdatedRows);
 }
@@ -130,6 +136,8 @@ export async function deleteNotification(db: Kysely<Database>, id: string): Prom
 export async function deleteAllNotifications(db: Kysely<Database>, userId: string, workspaceId?: string): Promise<number> {
   let query = db.deleteFrom('notifications').where('user_id', '=', userId);
   if (workspaceId !== undefined) query = query.where('workspace_id', '=', workspaceId);
+  const only = scopedWorkspace(userId);
+  if (only !== null) query = query.where('workspace_id', '=', only);
   const result = await query.executeTakeFirst();
   return Number(result.numDeletedRows);
 }

@@ -1,5 +1,6 @@
 /* Pages in the trash: trashing and restoring a subtree, deleting it for good, the trash's list. */
 import type { Kysely, Transaction } from 'kysely';
+import { scopedWorkspace } from '../auth/tokenScope';
 import { lockPageRows } from '../db/locks';
 import type { Database, PageRow } from '../db/types';
 import { nowIso, timeAfter } from '../time';
@@ -93,6 +94,9 @@ export async function listTrashHeads(db: Kysely<Database>, userId: string, works
       ]),
     );
   if (workspaceId !== undefined) query = query.where('p.workspace_id', '=', workspaceId);
+  // A workspace token's user: that workspace's trash only.
+  const only = scopedWorkspace(userId);
+  if (only !== null) query = query.where('p.workspace_id', '=', only);
   const trashed = await query.execute();
   const byId = new Map(trashed.map((p) => [p.id, p]));
   const heads = trashed.filter((page) => {

@@ -1,3 +1,4 @@
+import { scopedWorkspace, workspaceInScope } from '../auth/tokenScope';
 import type { Kysely } from 'kysely';
 import { isPostgres } from '../db/connect';
 import { WORKSPACE_ROLES, type WorkspaceRole } from '../../schema/constants';
@@ -17,13 +18,21 @@ export interface WorkspaceWithRole {
   role: WorkspaceRole;
 }
 
+/*
+ * Every lookup of a user's own membership here counts only the workspace a workspace token
+ * limits them to, while a request signed in with one runs (server/auth/tokenScope.ts): page
+ * policies and workspace calls build on these, and so deny the others.
+ */
+
 /** The workspaces a user belongs to, oldest membership first (the first is their default). */
 export function listUserWorkspaces(db: Kysely<Database>, userId: string): Promise<WorkspaceWithRole[]> {
+  const only = scopedWorkspace(userId);
   return db
     .selectFrom('workspace_members as m')
     .innerJoin('workspaces as w', 'w.id', 'm.workspace_id')
     .select(['w.id', 'w.name', 'w.avatar', 'w.alias', 'w.is_private', 'm.role'])
     .where('m.user_id', '=', userId)
+    .$if(only !== null, (q) => q.where('m.workspace_id', '=', only!))
     .orderBy('m.created_at')
     .orderBy('w.id')
     .execute() as Promise<WorkspaceWithRole[]>;
@@ -31,6 +40,7 @@ export function listUserWorkspaces(db: Kysely<Database>, userId: string): Promis
 
 /** The user's role in a workspace, or undefined when they are not a member. */
 export async function findMembership(db: Kysely<Database>, workspaceId: string, userId: string): Promise<WorkspaceWithRole | undefined> {
+  if (!workspaceInScope(userId, workspaceId)) return undefined;
   return (await db
     .selectFrom('workspace_members as m')
     .innerJoin('workspaces as w', 'w.id', 'm.workspace_id')
@@ -160,6 +170,7 @@ export async function listMembers(db: Kysely<Database>, workspaceId: string, rol
 
 /** One member with a wire role, or undefined (not a member, or a hidden role). */
 export async function findMember(db: Kysely<Database>, workspaceId: string, userId: string): Promise<MemberWithUser | undefined> {
+  if (!workspaceInScope(userId, workspaceId)) return undefined;
   const members = await db
     .selectFrom('workspace_members as m')
     .innerJoin('users as u', 'u.id', 'm.user_id')
@@ -289,6 +300,7 @@ export async function admitPeople(
 
 /** A member's stored role (undefined: not a member), read inside the caller's transaction. */
 export async function findMemberRole(trx: Kysely<Database>, workspaceId: string, userId: string): Promise<string | undefined> {
+  if (!workspaceInScope(userId, workspaceId)) return undefined;
   const row = await trx.selectFrom('workspace_members').select('role').where('workspace_id', '=', workspaceId).where('user_id', '=', userId).executeTakeFirst();
   return row?.role;
 }
@@ -316,7 +328,7 @@ export async function deleteMembership(trx: Kysely<Database>, workspaceId: strin
 /** A user's roles in any of these workspaces, by workspace (none: not a member). */
 export async function rolesOfUser(db: Kysely<Database>, userId: string, workspaceIds: readonly string[]): Promise<Map<string, WorkspaceRole>> {
   const roles = new Map<string, WorkspaceRole>();
-  for (const chunk of inChunks([...workspaceIds])) {
+  for (const chunk of inChunks(workspaceIds.filter((id) => workspaceInScope(userId, id)))) {
     const rows = await db
       .selectFrom('workspace_members')
       .select(['workspace_id', 'role'])

@@ -107,7 +107,7 @@ export async function authRoutes(server: FastifyInstance, { config, mailer }: { 
       const { email, pin } = request.body;
       await consumeLoginCode(app.db, email.toLowerCase(), pin);
       const user = await signingInUser(app.db, email);
-      const token = await createAccessToken(app.db, user.id);
+      const { token } = await createAccessToken(app.db, user.id);
       return envelope({ access_token: token, token_type: 'Bearer' as const, user: presentSelf(user) });
     },
   );

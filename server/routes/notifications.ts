@@ -1,3 +1,4 @@
+import { workspaceInScope } from '../auth/tokenScope';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import {
@@ -41,7 +42,12 @@ export async function notificationsRoutes(server: FastifyInstance) {
   /** One of the caller's own notifications that they may still see; anything else is 404. */
   async function ownNotification(user: UserRow, id: string): Promise<NotificationRow> {
     const row = await findNotification(app.db, id);
-    if (!row || row.user_id !== user.id || (await visibleNotifications(app.db, user.id, [row])).length === 0) {
+    if (
+      !row ||
+      row.user_id !== user.id ||
+      (row.workspace_id !== null && !workspaceInScope(user.id, row.workspace_id)) ||
+      (await visibleNotifications(app.db, user.id, [row])).length === 0
+    ) {
       throw notFound('notification');
     }
     return row;

@@ -18,7 +18,8 @@ import {
   type WireWorkspaceMember,
 } from '../../schema/workspace';
 import type { UserRow } from '../db/types';
-import { notFound } from '../errors';
+import { AppError, notFound } from '../errors';
+import { ERROR_CODES } from '../../schema/errors';
 import { pageOf } from '../pagination';
 import { requireUser } from '../plugins/auth';
 import { envelope, presentUser, presentWorkspace } from '../presenters';
@@ -64,6 +65,8 @@ export async function workspaceRoutes(server: FastifyInstance, { config, mailer 
     { schema: { tags: ['workspaces'], summary: 'Create a workspace; the caller becomes its admin', body: createWorkspaceBodySchema } },
     async (request, reply) => {
       const user = requireUser(request);
+      // A workspace token reaches its workspace only: it makes no others (docs/api/auth.md «Workspace tokens»).
+      if (request.tokenLimits?.workspaceId) throw new AppError(403, ERROR_CODES.tokenNotAllowed, 'a workspace token makes no workspaces');
       const body = request.body;
       const workspace = await createWorkspace(app.db, {
         name: body.name,

@@ -21,6 +21,8 @@ const WizardScreen = lazy(() => import('../features/wizard/WizardScreen'));
 /** Asked for at start on the search screen's address (src/main.tsx). */
 export const SearchScreen = preloadable(() => import('../features/search/SearchScreen'));
 const PublicPageScreen = lazy(() => import('../features/public/PublicPageScreen').then((m) => ({ default: m.PublicPageScreen })));
+/** /form/:viewId: a database's form to fill in, signed in or not (its own chunk: none of the database's views). */
+const FormScreen = lazy(() => import('../features/database/form/FormScreen'));
 
 /** /public/:pageId: a published page, for anyone. */
 function PublicRoute() {
@@ -36,7 +38,7 @@ function ShellOrPublic() {
   return <AppShell />;
 }
 
-/** Routes: home, a page by uid, /login, /version; anything else goes home. */
+/** Routes: home, a page by uid, /login, /version, a published page, a form; anything else goes home. */
 export function App() {
   const location = useLocation();
   useServerTopLeft(location.pathname);
@@ -49,6 +51,7 @@ export function App() {
             <Route path="/oauth/callback" element={<OAuthCallback />} />
             <Route path="/version" element={<pre>{VERSION_LABEL}</pre>} />
             <Route path="/public/:pageId" element={<PublicRoute />} />
+            <Route path="/form/:viewId" element={<FormScreen />} />
             <Route element={<ShellOrPublic />}>
               <Route index element={<HomeIndex />} />
               <Route path="clone/:uidToClone" element={<CloneScreen />} />

@@ -75,6 +75,9 @@ export const ERROR_MESSAGES: Record<ErrorCode | 'network', string | null> = {
   'page.already_exists': 'errors.codes.pageExists',
   'auth.invalid_email': 'errors.codes.invalidEmail',
   'auth.oauth_disabled': 'errors.codes.oauthFailed',
+  // Answered to API callers with access tokens, not to the web app's session: the generic refusal.
+  'auth.token_read_only': 'errors.codes.forbidden',
+  'auth.token_not_allowed': 'errors.codes.forbidden',
   'auth.oauth_unknown_service': 'errors.codes.oauthFailed',
   'auth.oauth_state_invalid': 'errors.codes.oauthStateInvalid',
   'auth.oauth_failed': 'errors.codes.oauthFailed',

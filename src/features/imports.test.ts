@@ -10,7 +10,7 @@ import path from 'node:path';
  */
 
 const FEATURES = path.join(__dirname);
-const VIEWS = ['table', 'board', 'calendar', 'timeline', 'chart'];
+const VIEWS = ['table', 'board', 'calendar', 'timeline', 'chart', 'form'];
 
 /** Every non-test source file under `dir`, with the files it imports (resolved, relative to `base`). */
 function importsUnder(dir: string, base: string): Array<{ file: string; imports: string[] }> {

@@ -1,3 +1,4 @@
+import { scopeKey } from '../../auth/tokenScope';
 import type { Kysely } from 'kysely';
 import type { BlockData, UpdateBlockBody, WireBlock } from '../../../schema/block';
 import type { DatabaseData } from '../../../schema/blocks';
@@ -50,7 +51,8 @@ export function blockUpdater(db: Kysely<Database>, changes: ChangeWatch, cacheTt
   const pageOfBlock = new EpochCache<string, string | undefined>(changes, cacheTtlMs);
   const editablePage = new EpochCache<string, boolean>(changes, cacheTtlMs);
   const mayEditPage = (userId: string, pageId: string): boolean | Promise<boolean> => {
-    const key = `${userId}\n${pageId}`;
+    // A workspace token's request must not take what a sign-in without one worked out (server/auth/tokenScope.ts).
+    const key = `${scopeKey()}\n${userId}\n${pageId}`;
     return (
       editablePage.peek(key) ??
       editablePage.get(key, async () => {

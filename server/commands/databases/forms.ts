@@ -64,6 +64,7 @@ export function presentForm(form: OpenForm): WireForm {
   return {
     viewId: layout.uid,
     databaseId: block.id,
+    pageId: form.reader ? holder.id : null,
     title: data.title?.trim() || holder.title,
     name: layout.name ?? null,
     description: layout.form?.description ?? '',

@@ -145,8 +145,8 @@ export function firstRowsPaths(
     const data = block.data as { config?: { fields?: Record<string, { type?: unknown; options?: unknown }> } } | null;
     const layout = firstLayoutOf(block.data);
     if (!layout) continue;
-    // A chart reads its figures, not rows.
-    if (layout.type === 'chart' || layout.type === 'barChart' || layout.type === 'lineChart' || layout.type === 'pieChart') continue;
+    // A chart reads its figures, not rows; a form shows none.
+    if (layout.type === 'chart' || layout.type === 'barChart' || layout.type === 'lineChart' || layout.type === 'pieChart' || layout.type === 'form') continue;
     // A calendar, the rows of the days it shows first (by a date field).
     if (layout.type === 'calendar') {
       const fieldId = layout.calendar ? layout.calendar.fieldId : undefined;

@@ -31,6 +31,7 @@ import { TableView } from './table/TableView';
 import { TimelineView } from './timeline/TimelineView';
 import { BoardView, CoverButton, makesBoardColumns } from './board/BoardView';
 import { CardsButton, GalleryView, ListView } from './gallery/GalleryView';
+import { FormView } from './form/FormBuilder';
 import { defaultChart } from './chart/chartConfig';
 import type { LiveView } from './context';
 import { FormulaProgressBar } from './FormulaProgressBar';
@@ -109,6 +110,11 @@ export function newCardsLayout(type: 'gallery' | 'list') {
     type,
     orderedFields: [{ fieldId: MAIN_FIELD_ID, isWrap: false }],
   });
+}
+
+/** A new Form view: it asks for the title alone at first (questions are added in its builder), filled in by the page's readers. */
+export function newFormLayout(config: DatabaseConfig, name: string): DatabaseLayout {
+  return { ...newTableLayout(config, name), type: 'form', orderedFields: [{ fieldId: MAIN_FIELD_ID, isWrap: false }], form: { access: 'page' } };
 }
 
 /** A new Board view: every field on its cards, its columns from the first status (else select, else checkbox) field, if any. */
@@ -289,6 +295,7 @@ export default function DatabaseBlock({ databaseId, config, view, host, fill, ap
       table: newTableLayout,
       gallery: newCardsLayout('gallery'),
       list: newCardsLayout('list'),
+      form: newFormLayout,
     };
     const next = made[type](config, type === 'table' ? t('database.tableView') : t(`database.layouts.${type}`));
     try {
@@ -349,7 +356,8 @@ export default function DatabaseBlock({ databaseId, config, view, host, fill, ap
             </div>
             {editable && !linkedViewId && <AddViewButton onAdd={(type) => void addView(type)} />}
           </div>
-          {layout && (
+          {/* A form shows no rows: nothing to search, filter, sort, group or show. */}
+          {layout && layout.type !== 'form' && (
             <div className="db-actions">
               <SearchBox onSearch={setSearch} />
               <button type="button" className={`db-button${barOpen || filters ? ' is-on' : ''}`} aria-expanded={barOpen} onClick={() => setBarOpen((v) => !v)}>
@@ -363,13 +371,15 @@ export default function DatabaseBlock({ databaseId, config, view, host, fill, ap
             </div>
           )}
         </div>
-        {layout && barOpen && <FilterBar layout={layout} />}
+        {layout && barOpen && layout.type !== 'form' && <FilterBar layout={layout} />}
         <FormulaProgressBar databaseId={databaseId} config={config} />
         {!saved ? (
           <div className="db-empty">{t('database.loading')}</div>
         ) : layout ? (
           <>
-            {layout.type === 'board' ? (
+            {layout.type === 'form' ? (
+              <FormView key={layout.uid} layout={layout} published={host.published} />
+            ) : layout.type === 'board' ? (
               <BoardView key={layout.uid} layout={layout} track={track} />
             ) : layout.type === 'gallery' ? (
               <GalleryView key={layout.uid} layout={layout} onStore={onTableStore} search={search} />
@@ -500,7 +510,9 @@ function ViewTab({ layout, active, onSelect, canDelete, onLinkView, onDuplicate,
                     ? '☰'
                     : CHART_TYPES.has(layout.type)
                       ? '▮'
-                      : '▦'}
+                      : layout.type === 'form'
+                        ? '✎'
+                        : '▦'}
         </span>{' '}
         {label}
       </button>
@@ -632,12 +644,12 @@ function GroupButton({ layout }: { layout: DatabaseLayout }) {
 }
 
 /** Views made from the «+» after the tabs. */
-const NEW_VIEW_TYPES = ['table', 'board', 'gallery', 'list', 'calendar', 'timeline', 'chart'] as const;
+const NEW_VIEW_TYPES = ['table', 'board', 'gallery', 'list', 'calendar', 'timeline', 'chart', 'form'] as const;
 type NewViewType = (typeof NEW_VIEW_TYPES)[number];
 /** Layout types drawn as a chart. */
 const CHART_TYPES: ReadonlySet<string> = new Set(['chart', 'barChart', 'lineChart', 'pieChart']);
 
-/** The «+» after the tabs: a new view, a table, a board, a calendar, a timeline or a chart. */
+/** The «+» after the tabs: a new view, a table, a board, a gallery, a list, a calendar, a timeline, a chart or a form. */
 function AddViewButton({ onAdd }: { onAdd(type: NewViewType): void }) {
   const { t } = useTranslation('automation');
   return (
