@@ -310,8 +310,8 @@ export async function setMemberRoleRow(trx: Kysely<Database>, workspaceId: strin
 }
 
 /**
- * Ends a membership: the member's page grants, favourites, visits and notification settings in
- * this workspace go too, so a later re-invite starts clean — except their grants on the root
+ * Ends a membership: the member's page grants, favourites, visits, notification settings and
+ * workspace tokens in this workspace go too, so a later re-invite starts clean — except their grants on the root
  * pages they created: those pages (and everything below them) stay theirs, out of everyone's
  * reach but people they were shared with, and come back to them when they are added again.
  */
@@ -322,6 +322,8 @@ export async function deleteMembership(trx: Kysely<Database>, workspaceId: strin
   for (const table of ['favorites', 'page_visits', 'notification_settings'] as const) {
     await trx.deleteFrom(table).where('user_id', '=', userId).where('page_id', 'in', pageIds).execute();
   }
+  // Their tokens for this workspace go too: re-added later, they do not come back to life.
+  await trx.deleteFrom('access_tokens').where('workspace_id', '=', workspaceId).where('user_id', '=', userId).execute();
   await trx.deleteFrom('workspace_members').where('workspace_id', '=', workspaceId).where('user_id', '=', userId).execute();
 }
 

@@ -20,6 +20,7 @@ import { leaveWorkspace, selectActiveWorkspace, updateWorkspace } from './worksp
 import { workspaceError } from './workspaceErrors';
 import { MemberListDialog } from './MemberListDialog';
 import { WebhooksDialog } from './WebhooksDialog';
+import { TokensDialog } from './TokensDialog';
 
 export { workspaceError };
 import './workspaceSettings.css';
@@ -110,6 +111,7 @@ export function WorkspaceSettings({ workspace, onClose }: { workspace: WireWorks
   const [confirmLeave, setConfirmLeave] = useState(false);
   const [exporting, setExporting] = useState(false);
   const [webhooks, setWebhooks] = useState(false);
+  const [tokens, setTokens] = useState(false);
   const [addingList, setAddingList] = useState(false);
   const [leaving, setLeaving] = useState(false);
   const invitees = useDebouncedInvitees(addText);
@@ -393,6 +395,18 @@ export function WorkspaceSettings({ workspace, onClose }: { workspace: WireWorks
         </div>
       )}
       {webhooks && <WebhooksDialog workspaceId={workspace.id} onClose={() => setWebhooks(false)} />}
+
+      {/* Every member makes access tokens for themselves (server/routes/workspaceTokens.ts). */}
+      <div className="ws-leave">
+        <span className="share-person">
+          <span className="share-person-name">{t('tokens.open')}</span>
+          <span className="share-person-email ws-wrap">{t('tokens.openHint')}</span>
+        </span>
+        <Button kind="outline" size="xs" className="ws-row-button" onClick={() => setTokens(true)}>
+          {t('tokens.open')}
+        </Button>
+      </div>
+      {tokens && <TokensDialog workspaceId={workspace.id} role={workspace.role} onClose={() => setTokens(false)} />}
 
       <div className="ws-leave">
         <span className="share-person">
