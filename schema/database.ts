@@ -88,9 +88,34 @@ export const newRowSchema = z
     title: z.string().max(LIMITS.titleLength).optional(),
     icon: z.string().min(1).max(DATABASE_LIMITS.iconLength).nullable().optional(),
     values: z.record(fieldIdSchema, rowValueSchema).optional(),
+    /** A row template of the database to start from (docs/api/databases.md «Row templates»): its values under `values`, its title, icon, cover and content. */
+    templateId: refId.optional(),
   })
   .strict();
 export type NewRow = z.infer<typeof newRowSchema>;
+
+/** A database's row template as listed (`GET database/{id}/templates`); it is a page: open it at `/{id}` to change it. */
+export interface WireRowTemplate {
+  id: string;
+  title: string;
+  icon: string | null;
+  /** «Новая строка» starts from it. */
+  isDefault: boolean;
+}
+
+/** POST database/{id}/templates: a new template, with its title, icon and values (its content is written on its page). */
+export const createTemplateBodySchema = z
+  .object({
+    id: z.uuid().optional(),
+    title: z.string().max(LIMITS.titleLength).optional(),
+    icon: z.string().min(1).max(DATABASE_LIMITS.iconLength).nullable().optional(),
+    values: z.record(fieldIdSchema, rowValueSchema).optional(),
+  })
+  .strict();
+export type CreateTemplateBody = z.infer<typeof createTemplateBodySchema>;
+
+/** POST database/{id}/templates/default: the template «Новая строка» starts from (null: none). */
+export const defaultTemplateBodySchema = z.object({ templateId: refId.nullable() }).strict();
 
 /** A view's uid, naming the view whose own order a move or a new row is placed in (docs/api/databases.md «Order per view»). */
 const viewUidSchema = z.string().min(1).max(64);

@@ -42,6 +42,8 @@ export const wireElementSchema = z.object({
   defaultLayoutId: z.string().nullable(),
   /** A database row's page: the database block it is a row of (docs/api/databases.md); absent or null for other pages. */
   databaseId: z.string().nullable().optional(),
+  /** The page is a row template of its database (docs/api/databases.md «Row templates»). */
+  rowTemplate: z.literal(true).optional(),
   cover: coverSchema.nullable(),
   createdAt: z.string(),
   /** Who made the page (a user id): a private section's root is its creator's (schema/policies/page.ts `mayBePrivateRootOf`). */

@@ -38,6 +38,8 @@ export const ERROR_CODES = {
   rangeNotSatisfiable: 'range_not_satisfiable',
   feedbackFailed: 'feedback.send_failed',
   pageInTrash: 'page.in_trash',
+  /** A database's row template asked to go to the trash, come out of it or be copied as a page: its database's templates do that (docs/api/databases.md «Row templates»). */
+  rowTemplate: 'database.row_template',
   pageNotInTrash: 'page.not_in_trash',
   pageParentInTrash: 'page.parent_in_trash',
   pageMoveCycle: 'page.move_cycle',

@@ -18,6 +18,7 @@ import { authRoutes } from './routes/auth';
 import { blockRoutes } from './routes/blocks';
 import { databaseRoutes } from './routes/databases';
 import { databaseFormRoutes } from './routes/databaseForms';
+import { databaseTemplateRoutes } from './routes/databaseTemplates';
 import { commentsRoutes } from './routes/comments';
 import { appConfigRoutes } from './routes/appConfig';
 import { feedbackRoutes } from './routes/feedback';
@@ -108,6 +109,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(blockRoutes, { config });
   await app.register(databaseRoutes, { limits: config.userLimits });
   await app.register(databaseFormRoutes);
+  await app.register(databaseTemplateRoutes);
   await app.register(sharingRoutes, { config, mailer });
   await app.register(commentsRoutes);
   await app.register(notificationsRoutes);

@@ -6,7 +6,7 @@ import type { WireUser } from '../schema/user';
 import type { WireWorkspace } from '../schema/workspace';
 import type { BlockData, WireBlock } from '../schema/block';
 import type { BlockWireType } from '../schema/blocks';
-import type { BlockRow, PageRow, UserRow } from './db/types';
+import { ROW_TEMPLATE, type BlockRow, type PageRow, type UserRow } from './db/types';
 import { pagePath } from './repositories/pages';
 import { shownEmail } from './repositories/users';
 import type { WorkspaceWithRole } from './repositories/workspaces';
@@ -72,6 +72,8 @@ export function presentElement(page: PageRow, accessLevel: AccessLevel, inFavori
     updatedAt: page.updated_at,
     // A database row's page says which database it belongs to (its fields show above its blocks).
     ...(page.database_id ? { databaseId: page.database_id } : {}),
+    // A database's row template (docs/api/databases.md «Row templates»): its page says so.
+    ...(page.in_trash === ROW_TEMPLATE ? { rowTemplate: true } : {}),
   };
 }
 

@@ -490,7 +490,14 @@ export const databaseTitleSchema = z.string().max(LIMITS.titleLength);
 export const databaseDescriptionSchema = z.string().max(DATABASE_LIMITS.descriptionLength);
 
 export const databaseDataSchema = z
-  .object({ config: databaseConfigSchema, view: databaseViewSchema, title: databaseTitleSchema.optional(), description: databaseDescriptionSchema.optional() })
+  .object({
+    config: databaseConfigSchema,
+    view: databaseViewSchema,
+    title: databaseTitleSchema.optional(),
+    description: databaseDescriptionSchema.optional(),
+    /** The row template «Новая строка» starts from (docs/api/databases.md «Row templates»); one not among the database's templates counts as none. */
+    defaultTemplate: z.string().max(64).nullable().optional(),
+  })
   .strict()
   .superRefine((data, ctx) => {
     const ids = fieldIds(data.config);

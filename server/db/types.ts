@@ -534,3 +534,10 @@ export type CellRow = Selectable<DatabaseCellTable>;
 export type WorkspaceRow = Selectable<WorkspaceTable>;
 export type NewBlock = Insertable<BlockTable>;
 export type BlockUpdate = Updateable<BlockTable>;
+
+/**
+ * A page's `in_trash` has a third state: a database's row template (docs/api/databases.md «Row
+ * templates»). Neither live nor in the trash — every read of live rows asks 0, every trash 1 — it
+ * is read and written by id as a row is (its page, its cells), and changed as a live row is.
+ */
+export const ROW_TEMPLATE = 2;

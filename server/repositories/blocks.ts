@@ -10,6 +10,7 @@ import { inChunks } from '../db/inChunks';
 import { bumpRevisions, ROWS_REVISION } from './databaseRevisions';
 import { syncDatabaseLayouts, withFreshLayoutUids } from './databaseLayouts';
 import { cloneDatabaseRows } from './databases';
+import { remapBlockData } from './clonePages';
 import { precompiled } from '../db/precompiled';
 import { nowIso } from '../time';
 
@@ -695,7 +696,23 @@ export async function cloneBlockTree(trx: Transaction<Database>, block: BlockRow
     );
   });
   copies[0].sort_key = await sortKeyAfter(trx, block.page_id, block.parent_id, block);
-  // A copied database gets views of its own: a linked view of the original stays on the original.
+  await insertCopies(trx, copies, newIds, byId, userId, now);
+  return copies[0];
+}
+
+/**
+ * Block copies stored (parents first): a copied database gets views of its own — a linked view
+ * of the original stays on the original — and comes with its live rows (pages with their blocks
+ * and cells). `newIds`: each original's copy.
+ */
+async function insertCopies(
+  trx: Transaction<Database>,
+  copies: BlockRow[],
+  newIds: ReadonlyMap<string, string>,
+  originals: ReadonlyMap<string, BlockRow>,
+  userId: string,
+  now: string,
+): Promise<void> {
   const renamedViews = new Map<string, Map<string, string>>();
   for (const copy of copies) {
     if (copy.type !== 'database') continue;
@@ -709,9 +726,49 @@ export async function cloneBlockTree(trx: Transaction<Database>, block: BlockRow
       .values(copies.slice(i, i + 100))
       .execute();
   for (const copy of copies) if (copy.type === 'database') await syncDatabaseLayouts(trx, copy.id, copy.data, now);
-  // A copied database comes with its live rows (pages with their blocks and cells).
-  for (const [from, to] of newIds) if (byId.get(from)?.type === 'database') await cloneDatabaseRows(trx, from, to, userId, renamedViews.get(to));
-  return copies[0];
+  for (const [from, to] of newIds) if (originals.get(from)?.type === 'database') await cloneDatabaseRows(trx, from, to, userId, renamedViews.get(to));
+}
+
+/**
+ * A page's content copied onto other pages (rows made from a row template, docs/api/databases.md
+ * «Row templates»): its live blocks that hang from the top, for each page new ids, the same
+ * order, the ids inside their data remapped (a block naming another copied block names its copy).
+ */
+export async function copyPageContent(trx: Transaction<Database>, fromPageId: string, toPageIds: readonly string[], userId: string): Promise<void> {
+  if (toPageIds.length === 0) return;
+  const rows = await trx.selectFrom('blocks').selectAll().where('page_id', '=', fromPageId).where('deleted_at', 'is', null).execute();
+  const children = new Map<string | null, BlockRow[]>();
+  for (const row of rows) children.set(row.parent_id, [...(children.get(row.parent_id) ?? []), row]);
+  // Parents first; a block under a deleted one is not content any more.
+  const ordered: BlockRow[] = [];
+  const queue: Array<string | null> = [null];
+  while (queue.length > 0) {
+    for (const row of children.get(queue.shift()!) ?? []) {
+      ordered.push(row);
+      queue.push(row.id);
+    }
+  }
+  if (ordered.length === 0) return;
+  const originals = new Map(ordered.map((row) => [row.id, row]));
+  const now = nowIso();
+  for (const pageId of toPageIds) {
+    const newIds = new Map(ordered.map((row) => [row.id, newId()]));
+    const copies = ordered.map((row) =>
+      newBlockRow(
+        {
+          id: newIds.get(row.id)!,
+          pageId,
+          parentId: row.parent_id === null ? null : newIds.get(row.parent_id)!,
+          sortKey: row.sort_key,
+          type: row.type as BlockWireType,
+          data: JSON.parse(remapBlockData(row.data, newIds)) as BlockData,
+          userId,
+        },
+        now,
+      ),
+    );
+    await insertCopies(trx, copies, newIds, originals, userId, now);
+  }
 }
 
 /**

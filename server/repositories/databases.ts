@@ -358,7 +358,12 @@ export interface InsertRowsInput {
   rows: ReadonlyArray<NewRow & { id: string }>;
   sortKeys: readonly string[];
   userId: string;
+  /** Row templates of the database, not rows (ROW_TEMPLATE). */
+  templates?: boolean;
 }
+
+import { ROW_TEMPLATE as ROW_TEMPLATE_STATE } from '../db/types';
+export { ROW_TEMPLATE } from '../db/types';
 
 /** Row pages and their cells; values must have been checked against the fields. */
 export async function insertRows(trx: Transaction<Database>, input: InsertRowsInput): Promise<PageRow[]> {
@@ -376,7 +381,7 @@ export async function insertRows(trx: Transaction<Database>, input: InsertRowsIn
     icon: row.icon ?? null,
     cover: null,
     is_public: 0,
-    in_trash: 0,
+    in_trash: input.templates ? ROW_TEMPLATE_STATE : 0,
     default_layout_id: null,
     sort_key: input.sortKeys[at],
     created_by: input.userId,

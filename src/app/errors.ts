@@ -92,6 +92,7 @@ export const ERROR_MESSAGES: Record<ErrorCode | 'network', string | null> = {
   range_not_satisfiable: null,
   'feedback.send_failed': 'errors.codes.feedbackFailed',
   'page.in_trash': 'errors.codes.pageInTrash',
+  'database.row_template': 'errors.codes.rowTemplate',
   'page.not_in_trash': 'errors.codes.pageNotInTrash',
   'page.parent_in_trash': 'errors.codes.pageParentInTrash',
   'page.move_cycle': 'errors.codes.pageMoveCycle',

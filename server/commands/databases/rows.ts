@@ -35,6 +35,7 @@ import { assertPeopleNameable } from './people';
 import { forEveryone, lockTwoWay, mirroredRowIds, relationValues, syncMirrors, withReadableRelations } from './relations';
 import { authorizeRowEdits, authorizedDatabase, cellsWritten, checkValues, checkedCell, liveConfig, rowsChange, type AuthorizedDatabase } from './database';
 import { layoutOf } from './structure';
+import { computeTemplates, rowsFromTemplates } from './templates';
 
 /** What a rows command did: on which database, the rows it changed (as the wire shows them now: none for rows put in the trash), and its events. */
 export interface RowsOutcome extends Pick<AuthorizedDatabase, 'block' | 'holder'> {
@@ -74,7 +75,9 @@ export async function createRows(db: Kysely<Database>, userId: string, databaseI
 /**
  * Makes rows in a database the caller was authorized on (createRows; a form's submission, by the
  * form's access): made by `userId`. `check`: run on the fields and views as stored, in the
- * transaction that makes the rows (a form changed since it was read refuses there).
+ * transaction that makes the rows (a form changed since it was read refuses there). A row named
+ * `templateId` starts from that template (templates.ts); `templates`: the rows are row templates
+ * themselves (no view hears of them, they take no unique ID, no mirror names them).
  */
 export async function makeRows(
   db: Kysely<Database>,
@@ -82,9 +85,12 @@ export async function makeRows(
   { block, holder, data }: AuthorizedDatabase,
   body: CreateRowsBody,
   check?: (now: DatabaseData) => void,
+  { templates = false }: { templates?: boolean } = {},
 ): Promise<RowsOutcome> {
   if (body.viewId !== undefined) layoutOf(data, body.viewId);
-  const rows = body.rows.map(({ values = {}, ...row }, at) => {
+  if (templates && body.rows.some((row) => row.templateId)) throw invalid('a template is not made from a template');
+  const fromTemplates = await rowsFromTemplates(db, block.id, data, body.rows);
+  const rows = fromTemplates.rows.map(({ values = {}, templateId: _template, ...row }, at) => {
     const { [MAIN_FIELD_ID]: main, ...rest } = values;
     const problem = main === undefined ? null : titleProblem(main);
     if (problem) throw invalid('the title does not fit', [{ path: `rows.${at}.values.${MAIN_FIELD_ID}`, message: problem }]);
@@ -140,9 +146,20 @@ export async function makeRows(
       relationWrites.map((w) => w.fieldId),
     );
     await lockPageRows(trx, mirrored);
-    const pages = await insertRows(trx, { database: live, holder, rows, sortKeys: keys, userId });
+    const pages = await insertRows(trx, { database: live, holder, rows, sortKeys: keys, userId, templates });
+    if (templates) {
+      await computeTemplates(
+        trx,
+        block.id,
+        now,
+        pages.map((p) => p.id),
+        userId,
+      );
+      return pages;
+    }
     mirrors = await syncMirrors(trx, userId, block.id, now.config, relationWrites);
-    // Their unique IDs and formulas, before anyone reads them.
+    // Their templates' covers and contents; their unique IDs and formulas, before anyone reads them.
+    await fromTemplates.copy(trx, pages, userId);
     await computeNewRows(
       trx,
       block.id,
@@ -166,6 +183,7 @@ export async function makeRows(
     { block, holder },
     pages.map((p) => p.id),
   );
+  if (templates) return { ...outcome, events: [] };
   outcome.events.push(...mirrors);
   return outcome;
 }

@@ -76,7 +76,7 @@ export interface StructureOutcome<T = undefined> {
 type Change<T> = (data: DatabaseData, trx: Transaction<Database>, databaseId: string, holderId: string) => Promise<{ data: DatabaseData; result?: T } | null>;
 
 /** Changes the database block's data (edit on its page, not in the trash); 422 when the result would not be valid, 503 after SCHEMA_RETRIES races. */
-async function changeDatabase<T>(db: Kysely<Database>, changer: Changer, id: string, change: Change<T>): Promise<StructureOutcome<T>> {
+export async function changeDatabase<T>(db: Kysely<Database>, changer: Changer, id: string, change: Change<T>): Promise<StructureOutcome<T>> {
   const { block, result } = await writeDatabase(db, changer, id, change);
   const wire = await presentBlock(db, block);
   return { block: wire, result, events: [{ kind: 'blockChanged', block: wire, at: block.updated_at }] };

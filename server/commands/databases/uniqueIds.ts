@@ -4,7 +4,7 @@ import { cellIndex } from '../../../schema/database';
 import { inChunks } from '../../db/inChunks';
 import type { Database, DatabaseCellTable } from '../../db/types';
 import { bumpRevisions } from '../../repositories/databaseRevisions';
-import { cellsOfField, rewriteCells, upsertCells, type CellChange, type WrittenCell } from '../../repositories/databases';
+import { ROW_TEMPLATE, cellsOfField, rewriteCells, upsertCells, type CellChange, type WrittenCell } from '../../repositories/databases';
 import { recomputeFormulas } from './formulas';
 import { recomputeRowReaders } from './formulaJobs';
 import { nowIso } from '../../time';
@@ -71,7 +71,16 @@ export async function numberRows(
     rowIds === 'all'
       ? // Made at once (one request): in their order among the rows.
         (
-          await trx.selectFrom('pages').select('id').where('database_id', '=', databaseId).orderBy('created_at').orderBy('sort_key').orderBy('id').execute()
+          await trx
+            .selectFrom('pages')
+            .select('id')
+            .where('database_id', '=', databaseId)
+            // Templates take no number: a row made from one does.
+            .where('in_trash', '!=', ROW_TEMPLATE)
+            .orderBy('created_at')
+            .orderBy('sort_key')
+            .orderBy('id')
+            .execute()
         ).map((r) => r.id)
       : rowIds;
   const written: WrittenCell[] = [];

@@ -9,6 +9,7 @@ import { findPage, listDescendants, loadPage, pagePath } from '../../repositorie
 import { clonePageTree } from '../../repositories/clonePages';
 import { findMembership } from '../../repositories/workspaces';
 import { pageExists, treeChange } from './tree';
+import { assertNoRowTemplate } from './trash';
 import type { WithEvents } from '../../events/events';
 
 /**
@@ -28,6 +29,7 @@ export async function clonePage(
   const source = await loadPage(db, sourceId);
   await authorizePage(db, userId, source, 'read');
   assertNotInTrash(source);
+  assertNoRowTemplate(source);
   const workspace = await findMembership(db, to.workspaceId, userId);
   if (!workspace) throw forbidden('this workspace');
   const newRootId = to.id ?? newId();

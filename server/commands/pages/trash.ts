@@ -5,6 +5,7 @@ import type { Database, PageRow } from '../../db/types';
 import { AppError } from '../../errors';
 import { authorizePage } from '../../policies/page';
 import { findPage } from '../../repositories/pages';
+import { ROW_TEMPLATE } from '../../repositories/databases';
 import { removeSubtreeForever, restoreSubtree, trashSubtree } from '../../repositories/trash';
 import { changeAtPage } from './tree';
 import type { WithEvents } from '../../events/events';
@@ -14,6 +15,7 @@ import { recomputeRowReaders } from '../databases/formulaJobs';
 export async function trashPage(db: Kysely<Database>, userId: string, pageId: string): Promise<WithEvents<{ trashed: PageRow; level: AccessLevel }>> {
   const done = await changeAtPage(db, pageId, async (trx, current) => {
     const level = await authorizePage(trx, userId, current, 'edit');
+    assertNoRowTemplate(current);
     const trashed = current.in_trash === 1 ? current : await trashSubtree(trx, current, userId);
     // A database's row: the rollups counting it, computed again (docs/relations.md «Rollups»).
     const readers = current.in_trash === 0 && current.database_id !== null ? await recomputeRowReaders(trx, [current.id], userId) : [];
@@ -29,6 +31,7 @@ export async function trashPage(db: Kysely<Database>, userId: string, pageId: st
 export async function restorePage(db: Kysely<Database>, userId: string, pageId: string): Promise<WithEvents<{ restored: PageRow; level: AccessLevel }>> {
   const done = await changeAtPage(db, pageId, async (trx, current) => {
     const level = await authorizePage(trx, userId, current, 'edit');
+    assertNoRowTemplate(current);
     if (current.in_trash === 0) throw new AppError(409, ERROR_CODES.pageNotInTrash, 'the page is not in the trash');
     const parent = current.parent_id === null ? undefined : await findPage(trx, current.parent_id);
     if (parent?.in_trash === 1) {
@@ -53,8 +56,14 @@ export async function removePageForever(
 ): Promise<WithEvents<{ removed: PageRow; pageIds: string[]; storageKeys: string[] }>> {
   const done = await changeAtPage(db, pageId, async (trx, current) => {
     await authorizePage(trx, userId, current, 'manage');
+    assertNoRowTemplate(current);
     if (current.in_trash === 0) throw new AppError(409, ERROR_CODES.pageNotInTrash, 'only a page in the trash can be deleted for good');
     return { removed: current, ...(await removeSubtreeForever(trx, current)) };
   });
   return { ...done, events: [{ kind: 'treeChanged', page: done.removed }] };
+}
+
+/** 422 database.row_template: a row template is neither put in the trash nor taken out of it as a page; its database's templates delete it. */
+export function assertNoRowTemplate(page: Pick<PageRow, 'in_trash'>): void {
+  if (page.in_trash === ROW_TEMPLATE) throw new AppError(422, ERROR_CODES.rowTemplate, "a row template is deleted in its database's templates");
 }

@@ -1,0 +1,189 @@
+import type { WireBlock } from '../../schema/block';
+import { MAIN_FIELD_ID, type DatabaseData } from '../../schema/blocks/database';
+import type { WireRow, WireRowTemplate } from '../../schema/database';
+import type { WireElement } from '../../schema/element';
+import { actor, joinWorkspace, makeTeamWorkspace, type Actor } from '../../test/helpers/pages';
+import { api, createTestApp, errorCode, expectOk, jsonQueryString as q, type TestApp } from '../../test/helpers/testApp';
+
+/*
+ * Row templates (issue 38, docs/api/databases.md «Row templates») on a real server and the
+ * project's database: a template is a row page no view, count or trash shows; a row made from it
+ * takes its values (under the ones given), title, icon, cover and a copy of its content, and gets
+ * its own unique ID and formulas; the default; what the page API refuses a template; who may.
+ */
+
+let t: TestApp;
+let ann: Actor;
+let bob: Actor; // a participant of ann's workspace with read access to the database's page
+let out: Actor;
+const S = '/api/v3/spaces';
+
+beforeAll(async () => {
+  t = await createTestApp();
+  ann = await actor(t, 'ann.templates@example.com');
+  bob = await actor(t, 'bob.templates@example.com');
+  out = await actor(t, 'out.templates@example.com');
+  await makeTeamWorkspace(t, ann.workspaceId);
+  await joinWorkspace(t, ann.workspaceId, bob.id, 'participant');
+});
+afterAll(async () => {
+  await t.close();
+});
+
+async function database() {
+  const page = expectOk<WireElement>(await api(t, ann.cookie, 'POST', `${S}/section/private`, { title: 'Задачи' }, { 'x-workspace-id': ann.workspaceId }), 201);
+  const data = {
+    config: {
+      fields: {
+        [MAIN_FIELD_ID]: { name: 'Название', type: 'text' },
+        status: {
+          name: 'Статус',
+          type: 'select',
+          options: [
+            { id: 'todo', name: 'Сделать', color: 'gray' },
+            { id: 'done', name: 'Готово', color: 'green' },
+          ],
+        },
+        priority: { name: 'Приоритет', type: 'number' },
+        double: { name: 'Вдвое', type: 'formula', expression: 'prop("priority") * 2' },
+        num: { name: 'Номер', type: 'uniqueId', prefix: 'ЗАДАЧА' },
+      },
+    },
+    view: { layouts: [{ uid: 'v', type: 'table', orderedFields: [{ fieldId: MAIN_FIELD_ID, isWrap: false }] }] },
+  } as unknown as DatabaseData;
+  const block = expectOk<WireBlock>(await api(t, ann.cookie, 'POST', `${S}/block`, { pageId: page.id, type: 'database', data }), 201);
+  return { page, block };
+}
+
+const rows = async (databaseId: string, inTrash = false) =>
+  expectOk<WireRow[]>(await api(t, ann.cookie, 'GET', `${S}/database/${databaseId}/rows?${q({ limit: 100, ...(inTrash ? { inTrash } : {}) })}`));
+const blocksOf = async (pageId: string) => expectOk<WireBlock[]>(await api(t, ann.cookie, 'GET', `${S}/note/${pageId}/blocks`));
+
+test('a row made from a template takes its values, title, icon, cover and content; the template shows in no view, count or trash', async () => {
+  const { block } = await database();
+  const template = expectOk<WireRowTemplate>(
+    await api(t, ann.cookie, 'POST', `${S}/database/${block.id}/templates`, { title: 'Баг', icon: '🐞', values: { status: 'todo', priority: 3 } }),
+    201,
+  );
+  expect(template).toEqual({ id: expect.any(String), title: 'Баг', icon: '🐞', isDefault: false });
+  // Its page is a row page that says it is a template; its content and cover are written there.
+  const page = expectOk<WireElement>(await api(t, ann.cookie, 'GET', `${S}/element/${template.id}`));
+  expect(page).toMatchObject({ databaseId: block.id, rowTemplate: true, inTrash: false });
+  const steps = expectOk<WireBlock>(
+    await api(t, ann.cookie, 'POST', `${S}/block`, { pageId: template.id, type: 'text', data: { tokens: [{ text: 'Шаги' }] } }),
+    201,
+  );
+  expectOk(
+    await api(t, ann.cookie, 'POST', `${S}/block`, { pageId: template.id, parentId: steps.id, type: 'bulletList', data: { tokens: [{ text: 'Открыть' }] } }),
+    201,
+  );
+  expectOk(await api(t, ann.cookie, 'PATCH', `${S}/element/${template.id}`, { cover: { contentType: 'LibraryCover', imageId: 'gradient-forest' } }));
+  // No row title to look up (a relation's chip); its formulas are computed; it takes no unique ID.
+  expect(expectOk<unknown[]>(await api(t, ann.cookie, 'GET', `${S}/database/${block.id}/titles?${q({ ids: [template.id] })}`))).toEqual([]);
+  const cells = await t.app.db.selectFrom('database_cells').select(['field_id', 'value']).where('row_id', '=', template.id).execute();
+  expect(Object.fromEntries(cells.map((c) => [c.field_id, JSON.parse(c.value) as unknown]))).toMatchObject({ status: 'todo', priority: 3, double: 6 });
+  expect(cells.map((c) => c.field_id)).not.toContain('num');
+  expect(await rows(block.id)).toEqual([]);
+  expect(await rows(block.id, true)).toEqual([]);
+  expect(expectOk<Array<{ id: string }>>(await api(t, ann.cookie, 'GET', `${S}/trash`)).map((p) => p.id)).not.toContain(template.id);
+
+  // Rows from it: one as it is, one with its own title and priority.
+  const made = expectOk<WireRow[]>(
+    await api(t, ann.cookie, 'POST', `${S}/database/${block.id}/rows`, {
+      rows: [{ templateId: template.id }, { templateId: template.id, title: 'Свой', values: { priority: 5 } }, { title: 'Пустая' }],
+    }),
+    201,
+  );
+  expect(made.map((r) => [r.data.title, r.data.icon, r.data.values.status ?? null, r.data.values.priority ?? null, r.data.values.double ?? null])).toEqual([
+    ['Баг', '🐞', 'todo', 3, 6],
+    ['Свой', '🐞', 'todo', 5, 10],
+    ['Пустая', null, null, null, null],
+  ]);
+  expect(made.map((r) => r.data.values.num)).toEqual([1, 2, 3]);
+  for (const row of made.slice(0, 2)) {
+    const content = await blocksOf(row.id);
+    expect(content.map((b) => [b.type, (b.data as { tokens: Array<{ text: string }> }).tokens[0].text])).toEqual([
+      ['text', 'Шаги'],
+      ['bulletList', 'Открыть'],
+    ]);
+    // New blocks, the nesting kept on the copies.
+    expect(content[1].parentId).toBe(content[0].id);
+    expect(content[0].id).not.toBe(steps.id);
+    expect(expectOk<WireElement>(await api(t, ann.cookie, 'GET', `${S}/element/${row.id}`)).cover).toMatchObject({ imageId: 'gradient-forest' });
+  }
+  expect(await blocksOf(made[2].id)).toEqual([]);
+  // The template is as it was.
+  expect((await blocksOf(template.id)).map((b) => b.id)[0]).toBe(steps.id);
+  expect(await rows(block.id)).toHaveLength(3);
+});
+
+test('the default template; a template changes as a row does; the page API does not trash, restore or copy it; deleting it keeps the rows made', async () => {
+  const { block } = await database();
+  const make = async (title: string) => expectOk<WireRowTemplate>(await api(t, ann.cookie, 'POST', `${S}/database/${block.id}/templates`, { title }), 201);
+  const first = await make('Встреча');
+  const second = await make('Звонок');
+  const setDefault = (templateId: string | null) => api(t, ann.cookie, 'POST', `${S}/database/${block.id}/templates/default`, { templateId });
+  expectOk(await setDefault(second.id));
+  const listed = async () => expectOk<WireRowTemplate[]>(await api(t, ann.cookie, 'GET', `${S}/database/${block.id}/templates`));
+  expect((await listed()).map((x) => [x.title, x.isDefault])).toEqual([
+    ['Встреча', false],
+    ['Звонок', true],
+  ]);
+  // Only a template of this database can be the default or be made from.
+  const [row] = expectOk<WireRow[]>(await api(t, ann.cookie, 'POST', `${S}/database/${block.id}/rows`, { rows: [{ title: 'Строка' }] }), 201);
+  const notTemplate = await setDefault(row.id);
+  expect([notTemplate.statusCode, errorCode(notTemplate)]).toEqual([422, 'validation_failed']);
+  const other = await database();
+  const fromOther = await api(t, ann.cookie, 'POST', `${S}/database/${other.block.id}/rows`, { rows: [{ templateId: first.id }] });
+  expect([fromOther.statusCode, errorCode(fromOther)]).toEqual([422, 'validation_failed']);
+  const fromRow = await api(t, ann.cookie, 'POST', `${S}/database/${block.id}/rows`, { rows: [{ templateId: row.id }] });
+  expect(fromRow.statusCode).toBe(422);
+
+  // Changed on its page as a row: its title, a cell.
+  expectOk(await api(t, ann.cookie, 'PATCH', `${S}/element/${first.id}`, { title: 'Встреча с клиентом' }));
+  const cell = expectOk<{ version: number }>(await api(t, ann.cookie, 'POST', `${S}/row/${first.id}/cells/priority`, { value: 2, version: 0 }));
+  expect(cell.version).toBe(1);
+  expect((await listed())[0].title).toBe('Встреча с клиентом');
+  // Not through the page API.
+  for (const [method, url] of [
+    ['DELETE', `${S}/element/${first.id}`],
+    ['POST', `${S}/trash/${first.id}/restore`],
+    ['POST', `${S}/element/${first.id}/page/clone`],
+  ] as const) {
+    const refused = await api(t, ann.cookie, method, url, method === 'POST' && url.endsWith('clone') ? { workspaceId: ann.workspaceId } : undefined);
+    expect([url, refused.statusCode, errorCode(refused)]).toEqual([url, 422, 'database.row_template']);
+  }
+  // Deleted: gone for good, the default with it; the rows made from it keep what they took.
+  const [fromSecond] = expectOk<WireRow[]>(await api(t, ann.cookie, 'POST', `${S}/database/${block.id}/rows`, { rows: [{ templateId: second.id }] }), 201);
+  expectOk(await api(t, ann.cookie, 'DELETE', `${S}/database/${block.id}/templates/${second.id}`));
+  expect((await listed()).map((x) => x.title)).toEqual(['Встреча с клиентом']);
+  const data = expectOk<WireBlock>(await api(t, ann.cookie, 'GET', `${S}/block/${block.id}`)).data as DatabaseData;
+  expect(data.defaultTemplate ?? null).toBeNull();
+  expect((await api(t, ann.cookie, 'GET', `${S}/element/${second.id}`)).statusCode).toBe(404);
+  expect(expectOk<WireElement>(await api(t, ann.cookie, 'GET', `${S}/element/${fromSecond.id}`)).title).toBe('Звонок');
+  expect((await api(t, ann.cookie, 'DELETE', `${S}/database/${block.id}/templates/${second.id}`)).statusCode).toBe(404);
+  expect((await api(t, ann.cookie, 'DELETE', `${S}/database/${block.id}/templates/${row.id}`)).statusCode).toBe(404);
+  expect((await rows(block.id)).map((r) => r.data.title).sort()).toEqual(['Звонок', 'Строка']);
+});
+
+test('readers list templates; only editors make, default or delete them; outsiders nothing', async () => {
+  const { block, page } = await database();
+  expectOk(await api(t, ann.cookie, 'POST', `${S}/element/${page.id}/member/add`, [{ userId: bob.id, accessLevel: 'read' }]));
+  const template = expectOk<WireRowTemplate>(await api(t, ann.cookie, 'POST', `${S}/database/${block.id}/templates`, { title: 'Шаблон' }), 201);
+  expect(expectOk<WireRowTemplate[]>(await api(t, bob.cookie, 'GET', `${S}/database/${block.id}/templates`)).map((x) => x.id)).toEqual([template.id]);
+  expect((await api(t, bob.cookie, 'POST', `${S}/database/${block.id}/templates`, { title: 'Мой' })).statusCode).toBe(403);
+  expect((await api(t, bob.cookie, 'POST', `${S}/database/${block.id}/templates/default`, { templateId: template.id })).statusCode).toBe(403);
+  expect((await api(t, bob.cookie, 'DELETE', `${S}/database/${block.id}/templates/${template.id}`)).statusCode).toBe(403);
+  expect((await api(t, bob.cookie, 'POST', `${S}/database/${block.id}/rows`, { rows: [{ templateId: template.id }] })).statusCode).toBe(403);
+  expect((await api(t, bob.cookie, 'PATCH', `${S}/element/${template.id}`, { title: 'Чужой' })).statusCode).toBe(403);
+  for (const [method, url] of [
+    ['GET', `${S}/database/${block.id}/templates`],
+    ['GET', `${S}/element/${template.id}`],
+    ['DELETE', `${S}/database/${block.id}/templates/${template.id}`],
+  ] as const)
+    expect((await api(t, out.cookie, method, url)).statusCode).toBe(403);
+  // Bad input: a value that does not fit.
+  const bad = await api(t, ann.cookie, 'POST', `${S}/database/${block.id}/templates`, { values: { priority: 'много' } });
+  expect([bad.statusCode, errorCode(bad)]).toEqual([422, 'validation_failed']);
+  expect(expectOk<WireRowTemplate[]>(await api(t, ann.cookie, 'GET', `${S}/database/${block.id}/templates`))).toHaveLength(1);
+});
