@@ -44,6 +44,8 @@ export interface DatabaseElement extends BlockElementBase {
   /** An inline database's title and description (absent: none). */
   title?: string;
   description?: string;
+  /** The row template «Новая строка» starts from (docs/api/databases.md «Row templates»). */
+  defaultTemplate?: string | null;
 }
 /** A database row (void): its title, icon and cell values live on the element. */
 export interface DatabaseRowElement extends BlockElementBase {

@@ -108,7 +108,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(historyRoutes, { announcer });
   await app.register(blockRoutes, { config });
   await app.register(databaseRoutes, { limits: config.userLimits });
-  await app.register(databaseFormRoutes);
+  await app.register(databaseFormRoutes, { limits: config.userLimits });
   await app.register(databaseTemplateRoutes);
   await app.register(sharingRoutes, { config, mailer });
   await app.register(commentsRoutes);

@@ -1,3 +1,4 @@
+import { outsideTokenScope } from './auth/tokenScope';
 import { isStorageBusy } from './db/busy';
 
 /** Where a background loop says what went wrong (the app's logger). */
@@ -37,9 +38,12 @@ export class BackgroundLoop {
 
   private schedule(delay: number): void {
     if (this.stopped) return;
-    this.timer = setTimeout(() => {
-      this.running = this.tick().finally(() => (this.running = null));
-    }, delay);
+    // Out of the scope of a request that woke it (server/auth/tokenScope.ts): the loop works for everyone.
+    this.timer = outsideTokenScope(() =>
+      setTimeout(() => {
+        this.running = this.tick().finally(() => (this.running = null));
+      }, delay),
+    );
   }
 
   private async tick(): Promise<void> {

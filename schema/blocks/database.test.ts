@@ -24,6 +24,15 @@ describe('a database block’s title and description', () => {
     expect(databaseBlock.toWireData({ type: 'databaseBlock', uid: 'd', ...element } as never)).toEqual(data);
   });
 
+  test('the default row template is carried through the editor element both ways, so an editor-side write keeps it', () => {
+    for (const defaultTemplate of ['0b7c1d2e-template', null]) {
+      const data = { ...plain, defaultTemplate };
+      const element = databaseBlock.toSlateFields(data);
+      expect(element).toMatchObject({ defaultTemplate });
+      expect(databaseBlock.toWireData({ type: 'databaseBlock', uid: 'd', ...element } as never)).toEqual(data);
+    }
+  });
+
   test('the limits: a title of LIMITS.titleLength, a description of DATABASE_LIMITS.descriptionLength; text only', () => {
     expect(databaseDataSchema.safeParse({ ...plain, title: 'я'.repeat(LIMITS.titleLength) }).success).toBe(true);
     const long = databaseDataSchema.safeParse({ ...plain, title: 'я'.repeat(LIMITS.titleLength + 1) });

@@ -822,9 +822,17 @@ export function copyView(view: DatabaseView): DatabaseView {
   return JSON.parse(JSON.stringify(view)) as DatabaseView;
 }
 
-/** The title and description a database has (absent keys stay absent: data from before them reads the same). */
-export function aboutOf(data: { title?: string; description?: string }): { title?: string; description?: string } {
-  return { ...(data.title !== undefined ? { title: data.title } : {}), ...(data.description !== undefined ? { description: data.description } : {}) };
+/** The title, description and default row template a database has (absent keys stay absent: data from before them reads the same). */
+export function aboutOf(data: { title?: string; description?: string; defaultTemplate?: string | null }): {
+  title?: string;
+  description?: string;
+  defaultTemplate?: string | null;
+} {
+  return {
+    ...(data.title !== undefined ? { title: data.title } : {}),
+    ...(data.description !== undefined ? { description: data.description } : {}),
+    ...(data.defaultTemplate !== undefined ? { defaultTemplate: data.defaultTemplate } : {}),
+  };
 }
 
 /** A database: a void element in the editor that carries its config and view, and its title and description when it has them. */

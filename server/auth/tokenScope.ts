@@ -22,6 +22,15 @@ export function runInTokenScope<T>(scope: TokenScope, work: () => T): T {
   return scopes.run(scope, work);
 }
 
+/**
+ * Runs `work` out of any token's scope: what lives on past a request — a background loop's next
+ * round, the realtime re-check a write sets off — must not take the scope of the request that
+ * happened to wake it (ChangeWatch, WakeableLoop).
+ */
+export function outsideTokenScope<T>(work: () => T): T {
+  return scopes.exit(work);
+}
+
 /** The one workspace `userId` may reach now (a request signed in with their workspace token); null: no limit. */
 export function scopedWorkspace(userId: string): string | null {
   const scope = scopes.getStore();

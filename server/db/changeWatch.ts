@@ -1,3 +1,4 @@
+import { outsideTokenScope } from '../auth/tokenScope';
 import type { CompiledQuery, DatabaseConnection, Dialect, Driver, QueryResult, TransactionSettings } from 'kysely';
 
 /**
@@ -20,7 +21,10 @@ export class ChangeWatch {
 
   bump(): void {
     this.value += 1;
-    for (const listener of this.listeners) listener();
+    // Out of the writer's token scope: the listeners (the realtime re-check) act for everyone.
+    outsideTokenScope(() => {
+      for (const listener of this.listeners) listener();
+    });
   }
 
   /** Calls `listener` on every move (the realtime server re-checks who may stay in which channel). Returns the unsubscribe. */

@@ -5,6 +5,7 @@ import { SESSION_COOKIE, findSessionUser } from '../auth/sessions';
 import { runInTokenScope } from '../auth/tokenScope';
 import { EpochCache } from '../db/changeWatch';
 import type { UserRow } from '../db/types';
+import { AI_ACTIONS } from '../../schema/ai';
 import { ERROR_CODES } from '../../schema/errors';
 import { AppError, unauthorized } from '../errors';
 
@@ -28,6 +29,21 @@ declare module 'fastify' {
 }
 
 const BEARER_SCHEME = /^Bearer(?:[ \t]|$)/i;
+/**
+ * The account's own calls, beyond any one workspace: a workspace token makes none of them (403
+ * auth.token_not_allowed; docs/api/auth.md «Workspace tokens») — the profile and settings, people
+ * registered, a messenger link, retention goals, the AI assistant (whose answers go to the
+ * person's browser sessions).
+ */
+const ACCOUNT_CALLS = new Set([
+  'POST /api/user',
+  'POST /api/user/settings',
+  'GET /api/user/telegram/code',
+  'POST /api/auth/register',
+  'POST /api/goals',
+  ...AI_ACTIONS.map((action) => `POST /api/ai/${action}`),
+]);
+
 /** The calls a read-only token may make with another method than GET: removing itself, and reading users by id. */
 const READ_ONLY_WRITES = new Set(['/api/auth/accesstoken/remove', '/api/user/list']);
 
@@ -83,6 +99,8 @@ export const authPlugin = fp<{ authCacheTtlMs: number }>(async (app, { authCache
   // a read-only token's write is 403 (removing the token itself excepted).
   app.addHook('preValidation', (request, _reply, done) => {
     const limits = request.tokenLimits;
+    if (limits?.workspaceId && ACCOUNT_CALLS.has(`${request.method} ${request.routeOptions.url ?? ''}`))
+      return done(new AppError(403, ERROR_CODES.tokenNotAllowed, 'a workspace token reaches its workspace, not the account'));
     if (limits?.readOnly && !SAFE_METHODS.has(request.method) && !READ_ONLY_WRITES.has(request.routeOptions.url ?? '') && isApiRequest(request))
       return done(new AppError(403, ERROR_CODES.tokenReadOnly, 'this access token reads only'));
     if (request.user || request.is404 || !isApiRequest(request) || request.routeOptions.config.public) return done();

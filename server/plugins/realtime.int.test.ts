@@ -139,6 +139,22 @@ describe('signing in', () => {
     expect(await refusedConnection(baseUrl, { token })).toMatchObject({ code: REALTIME_ERRORS.unauthorized });
   });
 
+  test("a workspace token's writes do not cut its person's browser sessions off from their other workspaces", async () => {
+    const other = body<{ id: string }>(expectStatus(await api(t, ann.cookie, 'POST', '/api/v3/spaces/workspace', { name: 'Другое' }), 201)).data.id;
+    const elsewhere = await newPage(ann, { workspaceId: other });
+    const socket = await connect(ann);
+    const errors = collect<RealtimeErrorBody>(socket, 'error');
+    await joined(socket, element(ann, elsewhere));
+    const { token } = await createAccessToken(t.app.db, ann.id, { workspaceId: ann.workspaceId, name: 'Скрипт', readOnly: false });
+    const here = await newPage(ann);
+    // Writes through the token (the pages and grants the re-check watches), then the re-check's time.
+    for (const title of ['Раз', 'Два'])
+      expectStatus(await api(t, undefined, 'PATCH', `/api/v3/spaces/element/${here}`, { title }, { authorization: `Bearer ${token}` }), 200);
+    await new Promise((resolve) => setTimeout(resolve, 700));
+    expect(errors).toEqual([]);
+    expect((await join(socket, element(ann, elsewhere))).ok).toBe(true);
+  });
+
   test('revoking the access token closes the connection it signed with error 100', async () => {
     const { token } = await createAccessToken(t.app.db, ann.id);
     const socket = await connectRealtime(baseUrl, { token });

@@ -1,3 +1,4 @@
+import { outsideTokenScope } from '../auth/tokenScope';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { Server } from 'socket.io';
@@ -99,7 +100,9 @@ export function accessRechecks(options: {
   const appSockets = () => [...io.of('/').sockets.values()].map((raw) => raw as AppSocket).filter((socket) => socket.data?.user);
   const recheck = () => checkSockets(db, authorize, appSockets());
   /** This process's connections of one person, checked now. */
-  const recheckUser = (userId: string): Promise<void> => {
+  // Out of a token's scope (server/auth/tokenScope.ts): the person's browser sessions reach all their workspaces.
+  const recheckUser = (userId: string): Promise<void> => outsideTokenScope(() => recheckUserNow(userId));
+  const recheckUserNow = (userId: string): Promise<void> => {
     generation += 1;
     const ids = io.of('/').adapter.rooms.get(userRoom(userId)) ?? new Set<string>();
     const sockets = [...ids]

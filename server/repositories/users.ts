@@ -1,3 +1,4 @@
+import { scopedWorkspace } from '../auth/tokenScope';
 import type { Kysely } from 'kysely';
 import { newId } from '../../schema/ids';
 import { USER_SETTINGS, type UserSettings } from '../../schema/user';
@@ -89,6 +90,8 @@ export const shownEmail = (user: Pick<UserRow, 'email' | 'email_typed'>): string
  */
 export async function findVisibleUsers(db: Kysely<Database>, viewerId: string, ids: readonly string[]): Promise<UserRow[]> {
   if (ids.length === 0) return [];
+  // A workspace token's request: the people of that workspace only (server/auth/tokenScope.ts).
+  const only = scopedWorkspace(viewerId);
   return db
     .selectFrom('users as u')
     .selectAll('u')
@@ -102,7 +105,8 @@ export async function findVisibleUsers(db: Kysely<Database>, viewerId: string, i
             .innerJoin('workspace_members as mine', 'mine.workspace_id', 'theirs.workspace_id')
             .select('theirs.user_id')
             .whereRef('theirs.user_id', '=', 'u.id')
-            .where('mine.user_id', '=', viewerId),
+            .where('mine.user_id', '=', viewerId)
+            .$if(only !== null, (q) => q.where('mine.workspace_id', '=', only!)),
         ),
       ]),
     )

@@ -6,6 +6,7 @@ import type { WireElement } from '../../schema/element';
 import { actor, joinWorkspace, makeTeamWorkspace, type Actor } from '../../test/helpers/pages';
 import { api, body, createTestApp, errorCode, expectOk, jsonQueryString as q, type TestApp } from '../../test/helpers/testApp';
 import { ANONYMOUS_SUBMITTER } from '../commands/databases/forms';
+import { addressKey } from './databaseForms';
 
 /*
  * Forms (issue 38, docs/api/databases.md «Forms») on a real server and the project's database:
@@ -85,18 +86,20 @@ async function database(access: 'page' | 'workspace' | 'public') {
     await api(t, ann.cookie, 'POST', `${S}/block`, { pageId: page.id, type: 'database', data }, { 'x-workspace-id': ann.workspaceId }),
     201,
   );
-  return { page, block, form };
+  return { page, block, form, ref: { databaseId: block.id, viewId: form.uid } };
 }
 
 const answer = { [MAIN_FIELD_ID]: 'Не открывается страница', topic: 'bug', mail: 'guest@example.com', agree: true, when: '2026-12-05', salary: 100 };
-const read = (who: Actor | undefined, viewId: string) => api(t, who?.cookie, 'GET', `${S}/database/form/${viewId}`);
-const send = (who: Actor | undefined, viewId: string, values: Record<string, unknown>, headers: Record<string, string> = {}) =>
-  api(t, who?.cookie, 'POST', `${S}/database/form/${viewId}`, { values }, headers);
+/** A form named by its database and its view. */
+type FormRef = { databaseId: string; viewId: string };
+const read = (who: Actor | undefined, { databaseId, viewId }: FormRef) => api(t, who?.cookie, 'GET', `${S}/database/${databaseId}/form/${viewId}`);
+const send = (who: Actor | undefined, { databaseId, viewId }: FormRef, values: Record<string, unknown>, headers: Record<string, string> = {}) =>
+  api(t, who?.cookie, 'POST', `${S}/database/${databaseId}/form/${viewId}`, { values }, headers);
 const rowsOf = async (databaseId: string) => expectOk<WireRow[]>(await api(t, ann.cookie, 'GET', `${S}/database/${databaseId}/rows?${q({ limit: 100 })}`));
 
 test('a form reads as its questions, in order, the ones forms cannot ask left out; answers check against it and nothing is stored when refused', async () => {
-  const { block, form } = await database('page');
-  const wire = expectOk<WireForm>(await read(ann, form.uid));
+  const { block, form, ref } = await database('page');
+  const wire = expectOk<WireForm>(await read(ann, ref));
   expect(wire).toMatchObject({
     viewId: form.uid,
     databaseId: block.id,
@@ -124,14 +127,14 @@ test('a form reads as its questions, in order, the ones forms cannot ask left ou
     [{ ...answer, topic: 'nope' }, 'values.topic'],
   ];
   for (const [values, path] of refusals) {
-    const refused = await send(ann, form.uid, values);
+    const refused = await send(ann, ref, values);
     expect(refused.statusCode).toBe(422);
     expect(errorCode(refused)).toBe('validation_failed');
     expect((body(refused).errors[0]?.details as Array<{ path: string }>).map((d) => d.path)).toContain(path);
   }
   expect(await rowsOf(block.id)).toEqual([]);
   // A good answer: a row with the answered cells, made by its sender, who reads it and so gets its id.
-  const made = expectOk<{ rowId: string | null }>(await send(ann, form.uid, answer), 201);
+  const made = expectOk<{ rowId: string | null }>(await send(ann, ref, answer), 201);
   expect(made.rowId).toEqual(expect.any(String));
   const [row] = await rowsOf(block.id);
   expect(row.id).toBe(made.rowId);
@@ -142,49 +145,49 @@ test('a form reads as its questions, in order, the ones forms cannot ask left ou
 });
 
 test('a form for the page’s readers lets in no one else: a member without a grant, a guest, an outsider, the anonymous', async () => {
-  const { form } = await database('page');
+  const { ref } = await database('page');
   for (const who of [bob, gus, out]) {
-    expect((await read(who, form.uid)).statusCode).toBe(403);
-    expect((await send(who, form.uid, answer)).statusCode).toBe(403);
+    expect((await read(who, ref)).statusCode).toBe(403);
+    expect((await send(who, ref, answer)).statusCode).toBe(403);
   }
-  expect((await read(undefined, form.uid)).statusCode).toBe(401);
-  expect((await send(undefined, form.uid, answer)).statusCode).toBe(401);
-  expect((await read(ann, 'no-such-view')).statusCode).toBe(404);
+  expect((await read(undefined, ref)).statusCode).toBe(401);
+  expect((await send(undefined, ref, answer)).statusCode).toBe(401);
+  expect((await read(ann, { ...ref, viewId: 'no-such-view' })).statusCode).toBe(404);
 });
 
 test('a workspace form lets in its members (who do not read the rows they make), not guests, outsiders or the anonymous', async () => {
-  const { block, form, page } = await database('workspace');
-  const seen = expectOk<WireForm>(await read(bob, form.uid));
+  const { block, page, ref } = await database('workspace');
+  const seen = expectOk<WireForm>(await read(bob, ref));
   expect(seen).toMatchObject({ canEdit: false, anonymous: false });
-  const made = expectOk<{ rowId: string | null }>(await send(bob, form.uid, answer), 201);
+  const made = expectOk<{ rowId: string | null }>(await send(bob, ref, answer), 201);
   // Bob may not read the page: no id, and the rows stay closed to him.
   expect(made.rowId).toBeNull();
   expect((await api(t, bob.cookie, 'GET', `${S}/database/${block.id}/rows?${q({ limit: 10 })}`)).statusCode).toBe(403);
   const [row] = await rowsOf(block.id);
   expect((await t.app.db.selectFrom('pages').select('created_by').where('id', '=', row.id).executeTakeFirstOrThrow()).created_by).toBe(bob.id);
-  for (const who of [gus, out]) expect((await send(who, form.uid, answer)).statusCode).toBe(403);
-  expect((await send(undefined, form.uid, answer)).statusCode).toBe(401);
+  for (const who of [gus, out]) expect((await send(who, ref, answer)).statusCode).toBe(403);
+  expect((await send(undefined, ref, answer)).statusCode).toBe(401);
   expect(await rowsOf(block.id)).toHaveLength(1);
   // A page in the trash takes no answers (said after the access check).
   expectOk(await api(t, ann.cookie, 'DELETE', `${S}/element/${page.id}`));
-  expect((await read(ann, form.uid)).statusCode).toBe(404);
-  expect((await send(bob, form.uid, answer)).statusCode).toBe(404);
-  expect((await send(out, form.uid, answer)).statusCode).toBe(403);
+  expect((await read(ann, ref)).statusCode).toBe(404);
+  expect((await send(bob, ref, answer)).statusCode).toBe(404);
+  expect((await send(out, ref, answer)).statusCode).toBe(403);
 });
 
 test('a public form opens by its link only while the page is published; its answers are anonymous and limited; it shows no rows', async () => {
-  const { block, form, page } = await database('public');
-  expect((await read(undefined, form.uid)).statusCode).toBe(401);
-  expect((await send(out, form.uid, answer)).statusCode).toBe(403);
+  const { block, form, page, ref } = await database('public');
+  expect((await read(undefined, ref)).statusCode).toBe(401);
+  expect((await send(out, ref, answer)).statusCode).toBe(403);
   expectOk(await api(t, ann.cookie, 'PATCH', `${S}/element/${page.id}`, { isPublic: true }));
-  const seen = expectOk<WireForm>(await read(undefined, form.uid));
+  const seen = expectOk<WireForm>(await read(undefined, ref));
   expect(seen).toMatchObject({ anonymous: true, canEdit: false, access: 'public' });
   const address = { 'x-forwarded-for': '198.51.100.77' };
-  const made = expectOk<{ rowId: string | null }>(await send(undefined, form.uid, answer, address), 201);
+  const made = expectOk<{ rowId: string | null }>(await send(undefined, ref, answer, address), 201);
   expect(made.rowId).toBeNull();
   // An outsider let in by the link alone is anonymous too; a member is not.
-  expectOk(await send(out, form.uid, answer, { 'x-forwarded-for': '198.51.100.78' }), 201);
-  expectOk(await send(bob, form.uid, answer), 201);
+  expectOk(await send(out, ref, answer, { 'x-forwarded-for': '198.51.100.78' }), 201);
+  expectOk(await send(bob, ref, answer), 201);
   const makers = (await t.app.db.selectFrom('pages').select('created_by').where('database_id', '=', block.id).execute()).map((p) => p.created_by).sort();
   expect(makers).toEqual([ANONYMOUS_SUBMITTER, ANONYMOUS_SUBMITTER, bob.id].sort());
 
@@ -200,21 +203,24 @@ test('a public form opens by its link only while the page is published; its answ
   for (const path of ['calculations', 'groups', 'export.csv'])
     expect((await api(t, undefined, 'GET', `${S}/database/${block.id}/${path}?${q({ viewId: form.uid })}`)).statusCode).toBe(403);
 
+  // Refused answers take nothing of the limits.
+  for (let i = 0; i < FORM_LIMITS.publicPerAddressPerHour + 2; i++)
+    expect((await send(undefined, ref, { ...answer, agree: false }, address)).statusCode).toBe(422);
   // One address: FORM_LIMITS.publicPerAddressPerHour answers an hour, then 429 with Retry-After; another address goes on.
-  for (let i = 1; i < FORM_LIMITS.publicPerAddressPerHour; i++) expectOk(await send(undefined, form.uid, answer, address), 201);
-  const limited = await send(undefined, form.uid, answer, address);
+  for (let i = 1; i < FORM_LIMITS.publicPerAddressPerHour; i++) expectOk(await send(undefined, ref, answer, address), 201);
+  const limited = await send(undefined, ref, answer, address);
   expect(limited.statusCode).toBe(429);
   expect(errorCode(limited)).toBe('rate_limited');
   expect(Number(limited.headers['retry-after'])).toBeGreaterThan(0);
-  expectOk(await send(undefined, form.uid, answer, { 'x-forwarded-for': '198.51.100.79' }), 201);
+  expectOk(await send(undefined, ref, answer, { 'x-forwarded-for': '198.51.100.79' }), 201);
 
   // Unpublished: closed to the link again.
   expectOk(await api(t, ann.cookie, 'PATCH', `${S}/element/${page.id}`, { isPublic: false }));
-  expect((await send(undefined, form.uid, answer, { 'x-forwarded-for': '198.51.100.80' })).statusCode).toBe(401);
+  expect((await send(undefined, ref, answer, { 'x-forwarded-for': '198.51.100.80' })).statusCode).toBe(401);
 });
 
 test('a form keeps to the fields: new fields are not asked, a deleted or retyped one leaves its questions, a form of fields it cannot ask is refused', async () => {
-  const { block, form } = await database('page');
+  const { block, form, ref } = await database('page');
   const layouts = (b: WireBlock) => (b.data as DatabaseData).view.layouts;
   const formOf = (b: WireBlock) => layouts(b).find((l) => l.uid === form.uid)!;
   // A new field goes into the table, not the form.
@@ -241,7 +247,7 @@ test('a form keeps to the fields: new fields are not asked, a deleted or retyped
   // A form made a table: its form settings go, and the link finds no form.
   const table = expectOk<WireBlock>(await api(t, ann.cookie, 'POST', `${S}/database/${block.id}/views/${form.uid}`, { layout: { type: 'table' } }));
   expect(formOf(table)).not.toHaveProperty('form');
-  expect((await read(ann, form.uid)).statusCode).toBe(404);
+  expect((await read(ann, ref)).statusCode).toBe(404);
   // And a table made a form asks only what forms ask (the person column dropped).
   const back = expectOk<WireBlock>(
     await api(t, ann.cookie, 'POST', `${S}/database/${block.id}/views/${form.uid}`, {
@@ -257,4 +263,28 @@ test('a form keeps to the fields: new fields are not asked, a deleted or retyped
   expect(formOf(back).orderedFields.map((f) => f.fieldId)).toEqual(['topic']);
   // A reader without edit rights cannot change the form.
   expect((await api(t, bob.cookie, 'POST', `${S}/database/${block.id}/views/${form.uid}`, { layout: { form: { access: 'public' } } })).statusCode).toBe(403);
+});
+
+test('a form is named by its database and view: another database holding a view of the same uid is another form', async () => {
+  const { ref, page } = await database('public');
+  expectOk(await api(t, ann.cookie, 'PATCH', `${S}/element/${page.id}`, { isPublic: true }));
+  // An outsider's published database with a public form of the very same view uid.
+  const theirs = expectOk<WireElement>(await api(t, out.cookie, 'POST', `${S}/section/private`, { title: 'Пароль от почты' }), 201);
+  const data = {
+    config: { fields: { [MAIN_FIELD_ID]: { name: 'Пароль', type: 'text' } } },
+    view: { layouts: [{ uid: ref.viewId, type: 'form', orderedFields: [{ fieldId: MAIN_FIELD_ID, isWrap: false }], form: { access: 'public' } }] },
+  } as unknown as DatabaseData;
+  const block = expectOk<WireBlock>(await api(t, out.cookie, 'POST', `${S}/block`, { pageId: theirs.id, type: 'database', data }), 201);
+  expectOk(await api(t, out.cookie, 'PATCH', `${S}/element/${theirs.id}`, { isPublic: true }));
+  expect(expectOk<WireForm>(await read(undefined, ref)).title).toBe('Обращения');
+  expect(expectOk<WireForm>(await read(undefined, { databaseId: block.id, viewId: ref.viewId })).title).toBe('Пароль от почты');
+  // A database that holds no such view: no form.
+  expect((await read(ann, { databaseId: block.id, viewId: 'other' })).statusCode).toBe(404);
+});
+
+test('public answers count per IPv4 address, or per IPv6 /64', () => {
+  expect(addressKey('198.51.100.7')).toBe('198.51.100.7');
+  expect(addressKey('::ffff:198.51.100.7')).toBe('198.51.100.7');
+  expect(addressKey('2001:db8:1:2:aaaa::1')).toBe(addressKey('2001:db8:1:2:bbbb:cccc:dddd:eeee'));
+  expect(addressKey('2001:db8:1:2::1')).not.toBe(addressKey('2001:db8:1:3::1'));
 });

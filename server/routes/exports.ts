@@ -13,7 +13,8 @@ import { loadPage } from '../repositories/pages';
 import { EXPORT_FORMATS, exportZip, fileName, pagesToExport } from '../export/pageExport';
 import { ImportError } from '../export/archive';
 import { readImport, type ImportReading } from '../export/importRead';
-import { AppError, invalid, invalidField, notFound } from '../errors';
+import { AppError, forbidden, invalid, invalidField, notFound } from '../errors';
+import { findMembership } from '../repositories/workspaces';
 import { ERROR_CODES } from '../../schema/errors';
 import { assertStorablePart } from '../plugins/textInput';
 import { presentElement, envelope } from '../presenters';
@@ -49,6 +50,9 @@ export async function exportRoutes(server: FastifyInstance, { config }: { config
     { schema: { tags: ['export'], summary: 'Start an export of a page or a whole workspace in the background', body: startExportBodySchema } },
     async (request, reply) => {
       const user = requireUser(request);
+      // A workspace token's reach ends with its request: a job runs later, out of it (docs/api/auth.md «Workspace tokens»).
+      if (request.tokenLimits?.workspaceId)
+        throw new AppError(403, ERROR_CODES.tokenNotAllowed, 'a workspace token does not start export jobs: export a page with GET element/{id}/export');
       await exportLimit(request, reply);
       const job = await startExport(app.db, user.id, request.body);
       reply.status(202);
@@ -67,15 +71,19 @@ export async function exportRoutes(server: FastifyInstance, { config }: { config
     },
     async (request) => {
       const user = requireUser(request);
+      if (!(await findMembership(app.db, request.query.workspaceId, user.id))) throw forbidden('this workspace');
       const jobs = await listRecentExportJobs(app.db, user.id, request.query.workspaceId, 10);
       return envelope(jobs.map(presentExportJob));
     },
   );
 
-  /** The caller's own job (another's is not found: its existence is not theirs to know). */
+  /**
+   * The caller's own job in a workspace they are (still) a member of — for a workspace token's
+   * request, its workspace — else not found: another's existence is not theirs to know.
+   */
   const ownJob = async (userId: string, id: string) => {
     const job = await findExportJob(app.db, id);
-    if (!job || job.user_id !== userId) throw notFound('export');
+    if (!job || job.user_id !== userId || !(await findMembership(app.db, job.workspace_id, userId))) throw notFound('export');
     return job;
   };
 

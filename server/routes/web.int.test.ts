@@ -93,7 +93,7 @@ describe('with a web build', () => {
       '/0b7c1d2e-page-uid?commentId=3',
       '/public/0b7c1d2e-page-uid',
       '/clone/0b7c1d2e-page-uid',
-      '/form/0b7c1d2e-view-uid',
+      '/form/0b7c1d2e-database-id/0b7c1d2e-view-uid',
       '/new-workspace',
     ]) {
       const res = await t.app.inject({ method: 'GET', url });
@@ -221,7 +221,7 @@ describe('with a web build', () => {
   });
 
   test('a missing asset or a deep path → 302 to /, the API stays JSON', async () => {
-    for (const url of ['/public/a/b', '/clone/a/b', '/form/a/b', '/trash/x', '/a/b']) {
+    for (const url of ['/public/a/b', '/clone/a/b', '/form/a', '/form/a/b/c', '/trash/x', '/a/b']) {
       const deep = await t.app.inject({ method: 'GET', url });
       expect([url, deep.statusCode, deep.headers.location]).toEqual([url, 302, '/']);
     }

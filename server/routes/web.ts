@@ -9,7 +9,7 @@ import { notFound } from '../errors';
 import { loadPageTopRenderer, pageTopInput, topDocuments, topReader } from '../web/serverTop';
 
 /** Paths the web app routes itself: home, /login, /oauth/callback, /new-workspace, /{pageUid}, /public/{pageUid} and /clone/{pageUid}. */
-const APP_PATH = /^\/(login|oauth\/callback|new-workspace|(public\/|clone\/|form\/)?[A-Za-z0-9_-]+)?\/?$/;
+const APP_PATH = /^\/(login|oauth\/callback|new-workspace|(public\/|clone\/|form\/[A-Za-z0-9_-]+\/)?[A-Za-z0-9_-]+)?\/?$/;
 
 /** The worker's source (resolved from the working directory, like WEB_DIR: the server runs from the repository root). */
 const SERVICE_WORKER_SOURCE = path.resolve('server/web/serviceWorker.js');

@@ -125,3 +125,36 @@ test('members list and remove their own tokens, admins everyone’s; outsiders n
   const nameless = await api(t, ann.cookie, 'POST', `${S}/workspace/${ann.workspaceId}/tokens`, { name: '  ' });
   expect([nameless.statusCode, errorCode(nameless)]).toEqual([422, 'validation_failed']);
 });
+
+test('a workspace token makes no account calls, sees no people of other workspaces, and reaches no export of another workspace', async () => {
+  const cy = await actor(t, 'cy.tokens@example.com');
+  const dee = await actor(t, 'dee.tokens@example.com');
+  await joinWorkspace(t, B, cy.id, 'participant'); // cy shares only B with ann
+  await joinWorkspace(t, ann.workspaceId, dee.id, 'participant'); // dee shares A
+  const { token } = await makeToken(ann, ann.workspaceId, { name: 'Интеграция' });
+  // People: dee (in A) is seen; cy (only in B) is not, by id or by e-mail.
+  const seen = expectOk<Array<{ id: string; anonymous: boolean }>>(await as(token!, 'POST', '/api/user/list', { users_id: [dee.id, cy.id] }));
+  expect(seen.filter((u) => !u.anonymous).map((u) => u.id)).toEqual([dee.id]);
+  expect(expectOk<Array<{ id: string; anonymous: boolean }>>(await api(t, ann.cookie, 'POST', '/api/user/list', { users_id: [cy.id] }))[0].anonymous).toBe(
+    false,
+  );
+  expect((await as(token!, 'GET', `/api/user/${encodeURIComponent(cy.email)}`)).statusCode).not.toBe(200);
+  // The account's own calls.
+  for (const [method, url, payload] of [
+    ['POST', '/api/user', { name: 'Токен' }],
+    ['POST', '/api/user/settings', { key: 'theme', value: 'dark' }],
+    ['GET', '/api/user/telegram/code', undefined],
+    ['POST', '/api/auth/register', { email: 'new.tokens@example.com' }],
+  ] as const) {
+    const refused = await as(token!, method, url, payload);
+    expect([url, refused.statusCode, errorCode(refused)]).toEqual([url, 403, 'auth.token_not_allowed']);
+  }
+  // Exports: none started by the token; B's export made by the session is not the token's to list, follow or fetch.
+  const started = await as(token!, 'POST', `${S}/exports`, { workspaceId: ann.workspaceId, format: 'markdown' });
+  expect([started.statusCode, errorCode(started)]).toEqual([403, 'auth.token_not_allowed']);
+  const job = expectOk<{ id: string }>(await api(t, ann.cookie, 'POST', `${S}/exports`, { workspaceId: B, format: 'markdown' }), 202);
+  expect((await as(token!, 'GET', `${S}/exports?workspaceId=${B}`)).statusCode).toBe(403);
+  expect((await as(token!, 'GET', `${S}/exports/${job.id}`)).statusCode).toBe(404);
+  expect((await as(token!, 'GET', `${S}/exports/${job.id}/download`)).statusCode).toBe(404);
+  expectOk(await api(t, ann.cookie, 'GET', `${S}/exports/${job.id}`));
+});

@@ -21,7 +21,7 @@ const WizardScreen = lazy(() => import('../features/wizard/WizardScreen'));
 /** Asked for at start on the search screen's address (src/main.tsx). */
 export const SearchScreen = preloadable(() => import('../features/search/SearchScreen'));
 const PublicPageScreen = lazy(() => import('../features/public/PublicPageScreen').then((m) => ({ default: m.PublicPageScreen })));
-/** /form/:viewId: a database's form to fill in, signed in or not (its own chunk: none of the database's views). */
+/** /form/:databaseId/:viewId: a database's form to fill in, signed in or not (its own chunk: none of the database's views). */
 const FormScreen = lazy(() => import('../features/database/form/FormScreen'));
 
 /** /public/:pageId: a published page, for anyone. */
@@ -51,7 +51,7 @@ export function App() {
             <Route path="/oauth/callback" element={<OAuthCallback />} />
             <Route path="/version" element={<pre>{VERSION_LABEL}</pre>} />
             <Route path="/public/:pageId" element={<PublicRoute />} />
-            <Route path="/form/:viewId" element={<FormScreen />} />
+            <Route path="/form/:databaseId/:viewId" element={<FormScreen />} />
             <Route element={<ShellOrPublic />}>
               <Route index element={<HomeIndex />} />
               <Route path="clone/:uidToClone" element={<CloneScreen />} />

@@ -77,7 +77,7 @@ it('a form: built in the database, answered anonymously by its link on a phone, 
   // An anonymous visitor on a phone, by the link.
   const context = await suite.browser.newContext({ viewport: { width: 375, height: 760 }, hasTouch: true, isMobile: true });
   const visitor = await context.newPage();
-  await visitor.goto(`${suite.server.url}/form/${form.uid}`);
+  await visitor.goto(`${suite.server.url}/form/${db}/${form.uid}`);
   const fill = visitor.getByTestId('form-fill');
   await fill.waitFor();
   expect(await visitor.getByRole('heading', { level: 1 }).textContent()).toContain('Заявки');

@@ -6,7 +6,6 @@ import type { Database, PageRow, UserRow } from '../../db/types';
 import { forbidden, invalid, notFound, unauthorized } from '../../errors';
 import { isPubliclyReadable, pageAccessLevel } from '../../policies/page';
 import { databaseData, findDatabaseBlock } from '../../repositories/databases';
-import { findLayoutHolder } from '../../repositories/databaseLayouts';
 import { findPage } from '../../repositories/pages';
 import { findMemberRole } from '../../repositories/workspaces';
 import type { AuthorizedDatabase } from './database';
@@ -34,10 +33,14 @@ export interface OpenForm extends AuthorizedDatabase {
   editor: boolean;
 }
 
-/** The form view `viewId`, for `user` (null: not signed in): 404 no such form, 401/403 not let in, 404 in the trash (said after the access check). */
-export async function openForm(db: Kysely<Database>, user: UserRow | null, viewId: string): Promise<OpenForm> {
-  const databaseId = await findLayoutHolder(db, viewId);
-  const block = databaseId ? await findDatabaseBlock(db, databaseId) : undefined;
+/**
+ * The form view `viewId` of the database `databaseId`, for `user` (null: not signed in): 404 no
+ * such form, 401/403 not let in, 404 in the trash (said after the access check). Named by its
+ * database too: view uids are the clients' and need not be unique across databases, so a form
+ * found by its uid alone could be another database's.
+ */
+export async function openForm(db: Kysely<Database>, user: UserRow | null, databaseId: string, viewId: string): Promise<OpenForm> {
+  const block = await findDatabaseBlock(db, databaseId);
   const holder = block ? await findPage(db, block.page_id) : undefined;
   const data = block ? databaseData(block) : undefined;
   const layout = data?.view.layouts.find((l) => l.uid === viewId);
@@ -76,7 +79,7 @@ export function presentForm(form: OpenForm): WireForm {
 }
 
 /** What in an answer the form as stored refuses (422, paths `values.…`): fields it does not ask, required ones blank, values that do not fit. */
-function checkAnswer(data: DatabaseData, viewId: string, values: SubmitFormBody['values']): void {
+export function checkAnswer(data: DatabaseData, viewId: string, values: SubmitFormBody['values']): void {
   const layout = data.view.layouts.find((l) => l.uid === viewId);
   // Made into another view or deleted since it was read.
   if (!layout || layout.type !== 'form') throw notFound('form');

@@ -51,6 +51,11 @@ export interface DatabaseBlockProps {
   /** An inline database's title and description, shown above its tabs (not on a Database page nor in a linked view: their page's title names them). */
   title?: string;
   description?: string;
+  /**
+   * The row template «Новая строка» starts from, as the database's data says (null: none);
+   * undefined where the data is not known here (the templates' list says: rows/rowTemplates.ts).
+   */
+  defaultTemplate?: string | null;
 }
 
 /** For a part that reports its one store as it changes (the table's, the side peek's): that store tracked in its place. */
@@ -130,7 +135,18 @@ export function newBoardLayout(config: DatabaseConfig, name: string): DatabaseLa
  * views are changed through the API; the database block the server answers goes into the editor
  * (host.receiveBlock), and this component draws what the element then holds.
  */
-export default function DatabaseBlock({ databaseId, config, view, host, fill, api = databaseApi, linkedViewId, title, description }: DatabaseBlockProps) {
+export default function DatabaseBlock({
+  databaseId,
+  config,
+  view,
+  host,
+  fill,
+  api = databaseApi,
+  linkedViewId,
+  title,
+  description,
+  defaultTemplate,
+}: DatabaseBlockProps) {
   const { t } = useTranslation('automation');
   // A view shows its changes at once: each saved patch goes over the view until the server's
   // answer for the last of them is in (then the block's own view shows), and the next patch is
@@ -175,6 +191,8 @@ export default function DatabaseBlock({ databaseId, config, view, host, fill, ap
       apply,
       members,
       openRow: host.published ? undefined : setPeekRow,
+      openPage: host.published ? undefined : host.openPage,
+      defaultTemplate,
       async saveView(viewId, patch) {
         const base = optimisticRef.current[viewId] ?? serverLayouts.current.find((l) => l.uid === viewId);
         if (!base) return;
@@ -208,7 +226,7 @@ export default function DatabaseBlock({ databaseId, config, view, host, fill, ap
         }
       },
     }),
-    [databaseId, host.pageId, host.published, config, editable, api, apply, members, failed],
+    [databaseId, host.pageId, host.published, host.openPage, defaultTemplate, config, editable, api, apply, members, failed],
   );
 
   /** The title or description changed here: saved, and the block the server answers goes into the editor (others get it as the block's edit). */

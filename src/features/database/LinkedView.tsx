@@ -135,7 +135,16 @@ export default function LinkedView({ page, api = databaseApi }: { page: WireElem
           {t('database.linked.openSource')} →
         </Link>
       </div>
-      <DatabaseBlock databaseId={source.block.id} config={source.data.config} view={source.data.view} host={host} fill api={api} linkedViewId={layoutId} />
+      <DatabaseBlock
+        databaseId={source.block.id}
+        config={source.data.config}
+        view={source.data.view}
+        defaultTemplate={source.data.defaultTemplate ?? null}
+        host={host}
+        fill
+        api={api}
+        linkedViewId={layoutId}
+      />
     </div>
   );
 }

@@ -11,6 +11,8 @@ import {
   type RetypeReport,
   type WireGroup,
   type WireRow,
+  type WireRowTemplate,
+  type CreateTemplateBody,
 } from '../../../schema/database';
 import type { ApiResponse } from '../../../schema/envelope';
 import { api, takeAnswer } from '../../app/api';
@@ -214,6 +216,22 @@ export const databaseApi = {
   /** The view as CSV: a link to download (the browser follows it with the session cookie). */
   exportCsvUrl(databaseId: string, viewId: string): string {
     return `${BASE}/database/${id(databaseId)}/export.csv${jsonQuery({ viewId })}`;
+  },
+  /** The database's row templates in their order, the default marked (docs/api/databases.md «Row templates»). */
+  async templates(databaseId: string): Promise<WireRowTemplate[]> {
+    return (await api<WireRowTemplate[]>(`${BASE}/database/${id(databaseId)}/templates`)).data;
+  },
+  /** A new row template (its content is written on its page, `/{id}`). */
+  createTemplate(databaseId: string, body: CreateTemplateBody = {}): Promise<WireRowTemplate> {
+    return post(`database/${id(databaseId)}/templates`, body);
+  },
+  /** The template «Новая строка» starts from (null: none); answers the database block. */
+  setDefaultTemplate(databaseId: string, templateId: string | null): Promise<DatabaseBlock> {
+    return post(`database/${id(databaseId)}/templates/default`, { templateId });
+  },
+  /** A template deleted for good (rows made from it keep what they took; the default, if it was, is none). */
+  async deleteTemplate(databaseId: string, templateId: string): Promise<void> {
+    await api(`${BASE}/database/${id(databaseId)}/templates/${id(templateId)}`, { method: 'DELETE' });
   },
   /** A row's page icon (and title) is a page patch. */
   async patchRowPage(rowId: string, patch: { icon?: string | null; title?: string }): Promise<void> {

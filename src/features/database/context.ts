@@ -30,6 +30,13 @@ export interface DatabaseContextValue {
   members: WireUser[];
   /** Opens a row in the side peek; missing on a published page (rows do not open there). */
   openRow?(rowId: string): void;
+  /** Opens a page as the page screen (a row template, to change it); missing where there is none. */
+  openPage?(pageId: string): void;
+  /**
+   * The database's default row template as its data says (docs/api/databases.md «Row templates»):
+   * null none; undefined where the view does not know its data's (the templates' list says).
+   */
+  defaultTemplate?: string | null;
 }
 
 export const DatabaseContext = createContext<DatabaseContextValue | null>(null);

@@ -1,13 +1,15 @@
 import { MAIN_FIELD_ID, type DatabaseConfig, type DatabaseView, type RowValue } from '../../../schema/blocks/database';
-import { foldText, type WireRow } from '../../../schema/database';
+import { foldText, type WireRow, type WireRowTemplate } from '../../../schema/database';
 import { newElement, type WireElement } from '../../../schema/element';
+import { clearRowTemplates } from './rows/rowTemplates';
 import { movedItem } from './useReorderable';
 
 /**
  * A small in-memory stand-in for the database endpoints, as a `fetch` for jsdom tests (the real
  * server cannot run there): rows by window, cell writes with versions and 422 cell_conflict,
  * row creation, moves, delete and restore, view updates, a view found by its uid, groups (of the
- * rows in their order: keep them ordered by the group). What it answers follows docs/api/databases.md.
+ * rows in their order: keep them ordered by the group), row templates (listed, made, the default
+ * set, deleted; rows made from one). What it answers follows docs/api/databases.md.
  */
 export interface FakeDatabaseServer {
   fetch: typeof fetch;
@@ -20,6 +22,10 @@ export interface FakeDatabaseServer {
   holder: WireElement;
   /** The database's title and description (POST database/{id}). */
   about: { title?: string; description?: string };
+  /** Its row templates, in order (their title, icon and values). */
+  templates: Array<Omit<WireRowTemplate, 'isDefault'> & { values?: Record<string, RowValue> }>;
+  /** The data's `defaultTemplate` (null: none). */
+  defaultTemplate: string | null;
   /** Someone else writes a cell (its version goes up). */
   writeElsewhere(rowId: string, fieldId: string, value: RowValue): void;
   /** The next call whose path contains `part` fails with this status. */
@@ -48,8 +54,11 @@ const json = (status: number, body: unknown) =>
   ({ ok: status < 400, status, statusText: String(status), json: async () => JSON.parse(JSON.stringify(body)) }) as unknown as Response;
 
 export function fakeDatabaseServer(config: DatabaseConfig, view: DatabaseView, rows: WireRow[]): FakeDatabaseServer {
+  // The templates the views know are this server's: none read yet.
+  clearRowTemplates();
   const failures: Array<{ part: string; status: number }> = [];
   let made = 0;
+  let madeTemplates = 0;
   const server: FakeDatabaseServer = {
     rows,
     trash: [],
@@ -58,6 +67,8 @@ export function fakeDatabaseServer(config: DatabaseConfig, view: DatabaseView, r
     view,
     holder: newElement({ id: 'page', title: 'Задачи', accessLevel: 'full' }, '2026-01-01T00:00:00Z'),
     about: {},
+    templates: [],
+    defaultTemplate: null,
     writeElsewhere(rowId, fieldId, value) {
       const row = server.rows.find((r) => r.id === rowId)!;
       if (fieldId === MAIN_FIELD_ID) row.data.title = String(value ?? '');
@@ -80,7 +91,34 @@ export function fakeDatabaseServer(config: DatabaseConfig, view: DatabaseView, r
         return json(status, { data: null, errors: [{ code: 'server_error', message: 'failed' }] });
       }
       let match: RegExpExecArray | null;
-      const block = () => ({ id: 'db', type: 'database', version: 2, data: { config: server.config, view: server.view, ...server.about } });
+      const block = () => ({
+        id: 'db',
+        type: 'database',
+        version: 2,
+        data: { config: server.config, view: server.view, ...server.about, ...(server.defaultTemplate ? { defaultTemplate: server.defaultTemplate } : {}) },
+      });
+      const invalid = (path: string) =>
+        json(422, { data: null, errors: [{ code: 'validation_failed', message: 'invalid', details: [{ path, message: 'no' }] }] });
+      if (method === 'GET' && /^database\/[^/]+\/templates$/.test(path)) {
+        return json(200, { data: server.templates.map(({ values: _values, ...t }) => ({ ...t, isDefault: t.id === server.defaultTemplate })) });
+      }
+      if (method === 'POST' && /^database\/[^/]+\/templates$/.test(path)) {
+        const template = { id: body.id ?? `tpl-${++madeTemplates}`, title: body.title ?? '', icon: body.icon ?? null, values: body.values ?? {} };
+        server.templates.push(template);
+        return json(201, { data: { id: template.id, title: template.title, icon: template.icon, isDefault: false } });
+      }
+      if (method === 'POST' && /^database\/[^/]+\/templates\/default$/.test(path)) {
+        if (body.templateId !== null && !server.templates.some((t) => t.id === body.templateId)) return invalid('templateId');
+        server.defaultTemplate = body.templateId;
+        return json(200, { data: block() });
+      }
+      if (method === 'DELETE' && (match = /^database\/[^/]+\/templates\/([^/]+)$/.exec(path))) {
+        const templateId = decodeURIComponent(match[1]);
+        if (!server.templates.some((t) => t.id === templateId)) return json(404, { data: null, errors: [{ code: 'not_found', message: 'no template' }] });
+        server.templates = server.templates.filter((t) => t.id !== templateId);
+        if (server.defaultTemplate === templateId) server.defaultTemplate = null;
+        return json(200, { data: { id: templateId, status: 'success' } });
+      }
       if (method === 'POST' && /^database\/[^/]+$/.test(path)) {
         for (const key of ['title', 'description'] as const) {
           const value = (body as Record<string, string | null | undefined>)[key];
@@ -147,9 +185,16 @@ export function fakeDatabaseServer(config: DatabaseConfig, view: DatabaseView, r
         return json(200, { data: { written, conflicts } });
       }
       if (method === 'POST' && /^database\/[^/]+\/rows$/.test(path)) {
-        const made_ = (body.rows as Array<{ title?: string; values?: Record<string, RowValue> }>).map((r) =>
-          makeRow(1000 + made++, r.values ?? {}, r.title ?? ''),
-        );
+        const asked = body.rows as Array<{ title?: string; icon?: string | null; values?: Record<string, RowValue>; templateId?: string }>;
+        const unknown = asked.findIndex((r) => r.templateId !== undefined && !server.templates.some((t) => t.id === r.templateId));
+        if (unknown >= 0) return invalid(`rows.${unknown}.templateId`);
+        // From a template: its values under the row's own, its title and icon unless given.
+        const made_ = asked.map((r) => {
+          const template = server.templates.find((t) => t.id === r.templateId);
+          const row = makeRow(1000 + made++, { ...template?.values, ...r.values }, r.title ?? template?.title ?? '');
+          row.data.icon = r.icon !== undefined ? r.icon : (template?.icon ?? null);
+          return row;
+        });
         const at =
           body.placeAfter === undefined ? server.rows.length : body.placeAfter === null ? 0 : server.rows.findIndex((r) => r.id === body.placeAfter) + 1;
         server.rows.splice(at, 0, ...made_);

@@ -5,20 +5,21 @@ import type { WireRow } from '../../../schema/database';
 import { createStore } from '../../app/store';
 import { Toaster } from '../../ui/Toast';
 import type { DatabaseHost } from '../../editor/blocks/databaseHost';
-import DatabaseBlock from './DatabaseBlock';
+import DatabaseBlock, { type DatabaseBlockProps } from './DatabaseBlock';
 import { fakeDatabaseServer } from './fakeDatabaseServer';
 
 /**
  * A database block mounted in jsdom on the fake server (the jsdom tests of the grid share it): the
  * config, view and rows given (the config copied), a page the person may edit unless said, the
- * toasts drawn. Resolves once the first row shows, with the grid, its keyboard target, a cell
- * by position and a way to draw it again with other fields.
+ * toasts drawn (`props`: more of the block's, its `defaultTemplate`). Resolves once the first row
+ * shows, with the grid, its keyboard target, a cell by position and a way to draw it again with other fields.
  */
 export async function mountDatabase(
   config: DatabaseConfig,
   view: DatabaseView,
   rows: WireRow[],
   host: Partial<Pick<DatabaseHost, 'canEdit' | 'live' | 'openPage'>> = {},
+  props: Partial<Pick<DatabaseBlockProps, 'defaultTemplate'>> = {},
 ) {
   const server = fakeDatabaseServer(JSON.parse(JSON.stringify(config)) as DatabaseConfig, view, rows);
   globalThis.fetch = server.fetch;
@@ -27,7 +28,7 @@ export async function mountDatabase(
   const shown = { pageId: 'page', workspaceId: null, canEdit: true, receiveBlock, live: null, isSaved: () => true, flush: async () => undefined, ...host };
   const drawn = (config: DatabaseConfig) => (
     <Provider store={store}>
-      <DatabaseBlock databaseId="db" config={config} view={server.view} host={shown} />
+      <DatabaseBlock databaseId="db" config={config} view={server.view} host={shown} {...props} />
       <Toaster />
     </Provider>
   );

@@ -34,6 +34,8 @@ import { useDocumentTitle } from '../../app/documentTitle';
 
 /** A database row's fields above its blocks (src/features/database; loaded only for row pages). */
 const RowPageFields = lazy(() => import('../database/rows/RowPageFields'));
+/** Above a database's row template opened as a page: what it is, and «Готово» (loaded only for template pages). */
+const RowTemplateBanner = lazy(() => import('../database/rows/RowTemplateBanner'));
 
 /**
  * `preview`: the page and the top of its blocks, drawn read-only while the rest of a big page
@@ -203,6 +205,11 @@ function PageEditorScreen({ pageUid }: { pageUid: string }) {
         </div>
       </header>
       {current.inTrash && <TrashedPageBanner page={current} />}
+      {current.rowTemplate && current.databaseId && (
+        <Suspense fallback={null}>
+          <RowTemplateBanner databaseId={current.databaseId} holderId={current.parentId} />
+        </Suspense>
+      )}
       <PageHeader page={current} editable={editable} openCover={intent?.action === 'cover'} />
       {SCREEN_PAGE_TYPES.has(loaded.page.type) ? (
         <TypedPage

@@ -15,6 +15,7 @@ import { useDatabase } from '../context';
 import { cellOf, shownOf, useRowStore, withCell, type RowStore } from '../rows/rowStore';
 import { useReorderable, type DropSide } from '../useReorderable';
 import { groupKey, useCollapsedGroups } from '../rows/collapsedGroups';
+import { fromTemplate, madeFromTemplate, templateFor } from '../rows/rowTemplates';
 import type { LiveView } from '../context';
 import { CARD_BASE, cardEstimate, cardKeyAction, columnCell, coverFile, isEmptyCell, type ColumnValue } from './boardCards';
 
@@ -786,7 +787,9 @@ const NewCard = memo(function NewCard({
     const cell = columnCell(field, value);
     const values = cell === null || cell === false ? {} : { [fieldId]: cell };
     try {
-      await db.api.createRows(db.databaseId, [{ title: text, values }]);
+      // From the database's default row template, if it has one (the column's value and the title typed over its own).
+      const templateId = await templateFor(db);
+      await madeFromTemplate(db, templateId, () => db.api.createRows(db.databaseId, [fromTemplate({ title: text, values }, templateId)]));
       // Kept when the card could not be made: typed again with Enter.
       setTitle('');
       onMade?.();

@@ -19,6 +19,7 @@ import { useDatabase, type DatabaseContextValue } from '../context';
 import type { LiveView } from '../context';
 import type { RowsQuery } from '../api';
 import { cellOf, shownOf, withCell } from '../rows/rowStore';
+import { fromTemplate, madeFromTemplate, templateFor } from '../rows/rowTemplates';
 import { displayText } from '../fields/format';
 import { displayName } from '../../comments/userLookup';
 import { DateFieldNeeded, DateFieldSelect } from '../fields/DateFields';
@@ -214,7 +215,11 @@ export default function CalendarView({ layout, track }: { layout: DatabaseLayout
     const id = newId();
     const value = allDay ? dayString(day) : day.toISOString();
     try {
-      const [row] = await db.api.createRows(db.databaseId, [{ id, title: '', values: { [fieldId]: value } }]);
+      // From the database's default row template, if it has one (the day over its values).
+      const templateId = await templateFor(db);
+      const [row] = await madeFromTemplate(db, templateId, () =>
+        db.api.createRows(db.databaseId, [fromTemplate({ id, title: '', values: { [fieldId]: value } }, templateId)]),
+      );
       setRows((current) => [...(current ?? []), row]);
       db.openRow?.(row.id);
     } catch {

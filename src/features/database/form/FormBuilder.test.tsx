@@ -45,7 +45,7 @@ afterEach(() => {
 function mount(layout: DatabaseLayout = formLayout(), host: Partial<DatabaseHost> = {}, page?: { isPublic: boolean }) {
   const view: DatabaseView = { layouts: [layout] };
   const server = fakeDatabaseServer(JSON.parse(JSON.stringify(config)) as DatabaseConfig, view, []);
-  // The form as the server reads it (GET database/form/{viewId}), for a reader's fill-in form.
+  // The form as the server reads it (GET database/{id}/form/{viewId}), for a reader's fill-in form.
   const form = (): WireForm => {
     const shown = server.view.layouts.find((l) => l.uid === 'vf')!;
     return {
@@ -63,7 +63,7 @@ function mount(layout: DatabaseLayout = formLayout(), host: Partial<DatabaseHost
   };
   const fetchRows = server.fetch;
   globalThis.fetch = (async (input: RequestInfo | URL, init?: RequestInit) => {
-    if (String(input).endsWith('/database/form/vf') && (init?.method ?? 'GET') === 'GET')
+    if (String(input).endsWith('/database/db/form/vf') && (init?.method ?? 'GET') === 'GET')
       return { ok: true, status: 200, statusText: '', json: async () => ({ data: form() }) } as Response;
     return fetchRows(input, init);
   }) as typeof fetch;
@@ -198,11 +198,11 @@ test('the link: «Открыть форму» in a new tab, «Копироват
   Object.assign(navigator, { clipboard: { writeText } });
   mount();
   const open = screen.getByRole('link', { name: 'Открыть форму' });
-  expect(open.getAttribute('href')).toBe('/form/vf');
+  expect(open.getAttribute('href')).toBe('/form/db/vf');
   expect(open.getAttribute('target')).toBe('_blank');
   fireEvent.click(screen.getByRole('button', { name: 'Копировать ссылку' }));
   await settle();
-  expect(writeText).toHaveBeenCalledWith(`${window.location.origin}/form/vf`);
+  expect(writeText).toHaveBeenCalledWith(`${window.location.origin}/form/db/vf`);
   expect(screen.getByText('Ссылка на форму скопирована')).toBeTruthy();
 });
 

@@ -36,12 +36,12 @@ export function FormView({ layout, published = false }: { layout: DatabaseLayout
   const db = useDatabase();
   if (published) {
     return (layout.form?.access ?? 'page') === 'public' ? (
-      <FormFill viewId={layout.uid} embedded />
+      <FormFill databaseId={db.databaseId} viewId={layout.uid} embedded />
     ) : (
       <div className="db-empty db-form-members">{t('database.form.membersOnly')}</div>
     );
   }
-  return db.editable ? <FormBuilder layout={layout} /> : <FormFill viewId={layout.uid} embedded />;
+  return db.editable ? <FormBuilder layout={layout} /> : <FormFill databaseId={db.databaseId} viewId={layout.uid} embedded />;
 }
 
 /** The form's settings as written: a blank description and no required questions left out, who may fill it in always said. */
@@ -96,7 +96,7 @@ export function FormBuilder({ layout }: { layout: DatabaseLayout }) {
   const askable = notAsked.filter(([, field]) => FORM_FIELD_TYPES.has(field.type));
   const others = notAsked.filter(([, field]) => !FORM_FIELD_TYPES.has(field.type));
 
-  const link = formAddress(layout.uid, window.location.origin);
+  const link = formAddress(db.databaseId, layout.uid, window.location.origin);
   const copyLink = async () => {
     try {
       await copyText(link);
@@ -120,7 +120,7 @@ export function FormBuilder({ layout }: { layout: DatabaseLayout }) {
           </select>
         </label>
         <div className="db-form-links">
-          <a className="db-button" href={formAddress(layout.uid)} target="_blank" rel="noopener noreferrer">
+          <a className="db-button" href={formAddress(db.databaseId, layout.uid)} target="_blank" rel="noopener noreferrer">
             {t('database.form.open')}
           </a>
           <button type="button" className="db-button" onClick={() => void copyLink()}>

@@ -6,7 +6,7 @@ import { storedDate } from '../cells/dateText';
 import { FormFill } from './FormFill';
 
 /*
- * The form to fill in (FormFill: the fill page /form/{viewId}, a form view for a reader): the
+ * The form to fill in (FormFill: the fill page /form/{databaseId}/{viewId}, a form view for a reader): the
  * questions as inputs by type, the answers checked before they are sent (a required question
  * blank, a text that is no number), the body sent, the server's refusals under their questions
  * or over the form, and the screen after an answer.
@@ -83,9 +83,9 @@ async function mount(form: Partial<WireForm> = {}, answer: (call: Call) => Reply
     return answer(call) ?? ok({ rowId: 'row-9' }, 201);
   });
   render(
-    <MemoryRouter initialEntries={['/form/vf']}>
+    <MemoryRouter initialEntries={['/form/db/vf']}>
       <Routes>
-        <Route path="/form/:viewId" element={<FormFill viewId="vf" />} />
+        <Route path="/form/:databaseId/:viewId" element={<FormFill databaseId="db" viewId="vf" />} />
         <Route path="*" element={<Where />} />
       </Routes>
     </MemoryRouter>,
@@ -102,7 +102,7 @@ const settle = () => act(() => new Promise((resolve) => setTimeout(resolve, 0)))
 
 test('the form shows its title, view name, description and a question per field, required ones marked', async () => {
   const { calls } = await mount();
-  expect(calls[0]).toMatchObject({ method: 'GET', url: '/api/v3/spaces/database/form/vf' });
+  expect(calls[0]).toMatchObject({ method: 'GET', url: '/api/v3/spaces/database/db/form/vf' });
   expect(screen.getByText('Новая заявка')).toBeTruthy();
   expect(screen.getByText('Расскажите, что случилось')).toBeTruthy();
   const title = screen.getByRole('textbox', { name: 'Название обязательный' });
@@ -157,7 +157,7 @@ test('each type is sent as its cell takes it; blank answers are left out', async
   type(screen.getByRole('textbox', { name: 'Почта' }), 'ivan@example.ru');
   await send();
   expect(posts()).toHaveLength(1);
-  expect(posts()[0].url).toBe('/api/v3/spaces/database/form/vf');
+  expect(posts()[0].url).toBe('/api/v3/spaces/database/db/form/vf');
   expect(posts()[0].body).toEqual({
     values: {
       [MAIN_FIELD_ID]: 'Не работает вход',
@@ -236,7 +236,7 @@ test('not signed in (401): a link to sign in that comes back here', async () => 
   await mount({}, undefined, refused(401, 'unauthorized'));
   expect(screen.getByText('Войдите, чтобы заполнить эту форму')).toBeTruthy();
   fireEvent.click(screen.getByRole('link', { name: 'Войти' }));
-  expect(screen.getByTestId('where').textContent).toBe(`/login?next=${encodeURIComponent('/form/vf')}`);
+  expect(screen.getByTestId('where').textContent).toBe(`/login?next=${encodeURIComponent('/form/db/vf')}`);
 });
 
 test('no access (403), no such form (404)', async () => {

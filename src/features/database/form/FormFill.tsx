@@ -12,7 +12,7 @@ import { QuestionField } from './QuestionField';
 import './form.css';
 
 /*
- * A form to fill in (issue 38, docs/api/databases.md «Forms»): the fill page (/form/{viewId},
+ * A form to fill in (issue 38, docs/api/databases.md «Forms»): the fill page (/form/{databaseId}/{viewId},
  * signed in or not), a form view in a database block for a reader who may not change it, a public
  * form on a published page. Its questions are read from the server (who may fill it in is the
  * server's to say: 401, 403, 404 are said here); the answers are checked as the server checks
@@ -29,27 +29,28 @@ function refusalOf(error: unknown): Refusal {
 }
 
 export interface FormFillProps {
+  databaseId: string;
   viewId: string;
   /** In a database block: the block and its tab name the form already (no title, no view name). */
   embedded?: boolean;
   api?: FormApi;
 }
 
-export function FormFill({ viewId, embedded = false, api = formApi }: FormFillProps) {
+export function FormFill({ databaseId, viewId, embedded = false, api = formApi }: FormFillProps) {
   const { t } = useTranslation('automation');
   const [load, setLoad] = useState<Load>({ status: 'loading' });
   const [attempt, setAttempt] = useState(0);
   useEffect(() => {
     let cancelled = false;
     setLoad({ status: 'loading' });
-    api.read(viewId).then(
+    api.read(databaseId, viewId).then(
       (form) => !cancelled && setLoad({ status: 'ready', form }),
       (error: unknown) => !cancelled && setLoad({ status: 'refused', refusal: refusalOf(error) }),
     );
     return () => {
       cancelled = true;
     };
-  }, [api, viewId, attempt]);
+  }, [api, databaseId, viewId, attempt]);
   useDocumentTitle(!embedded && load.status === 'ready' ? load.form.title || t('database.untitledRow') : null);
 
   return (
@@ -117,7 +118,7 @@ function FormAnswering({ form, embedded, api, onRefused }: { form: WireForm; emb
     }
     setSending(true);
     try {
-      setSent(await api.submit(form.viewId, values));
+      setSent(await api.submit(form.databaseId, form.viewId, values));
     } catch (error) {
       const status = error instanceof ApiRequestError ? error.status : undefined;
       if (status === 401 || status === 403 || status === 404) onRefused(refusalOf(error));

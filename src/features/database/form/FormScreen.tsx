@@ -4,12 +4,12 @@ import { FormFill } from './FormFill';
 import './form.css';
 
 /**
- * /form/:viewId — a form to fill in, outside the workspace's frame (no sidebar), signed in or not
+ * /form/:databaseId/:viewId — a form to fill in, outside the workspace's frame (no sidebar), signed in or not
  * (src/app/App.tsx): the app's name over the form.
  */
 export function FormScreen() {
   const { t } = useTranslation();
-  const { viewId = '' } = useParams();
+  const { databaseId = '', viewId = '' } = useParams();
   return (
     <div className="db-form-screen">
       <header className="db-form-topbar">
@@ -18,7 +18,7 @@ export function FormScreen() {
         </Link>
       </header>
       <main className="db-form-page">
-        <FormFill key={viewId} viewId={viewId} />
+        <FormFill key={`${databaseId}/${viewId}`} databaseId={databaseId} viewId={viewId} />
       </main>
     </div>
   );

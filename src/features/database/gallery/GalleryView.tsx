@@ -12,6 +12,8 @@ import { CellContent, fileHref } from '../cells/cells';
 import { useDatabase } from '../context';
 import { cellOf, shownOf, type RowStore } from '../rows/rowStore';
 import { useViewRows } from '../rows/viewRows';
+import { RowTemplateMenu } from '../rows/RowTemplateMenu';
+import { fromTemplate, madeFromTemplate, templateFor } from '../rows/rowTemplates';
 
 /*
  * The Gallery and List views (issue 38, docs/api/databases.md «Gallery and list»): the view's rows
@@ -51,14 +53,16 @@ function useShownFields(layout: DatabaseLayout): OrderedField[] {
   );
 }
 
-/** «+ Новая строка» under a gallery or a list: an empty row made at the end and opened. */
+/** «+ Новая строка» under a gallery or a list: a row made at the end (from the default row template, if any) and opened; «▾» beside it offers the templates. */
 function NewRowButton({ store }: { store: RowStore }) {
   const { t } = useTranslation('automation');
   const db = useDatabase();
   if (!db.editable) return null;
-  const make = async () => {
+  /** `template`: the row template it starts from (null: none; undefined: the default, if any). */
+  const make = async (template?: string | null) => {
     try {
-      const [row] = await db.api.createRows(db.databaseId, [{ title: '' }]);
+      const templateId = await templateFor(db, template);
+      const [row] = await madeFromTemplate(db, templateId, () => db.api.createRows(db.databaseId, [fromTemplate({ title: '' }, templateId)]));
       await store.refresh();
       if (row) db.openRow?.(row.id);
     } catch {
@@ -66,9 +70,12 @@ function NewRowButton({ store }: { store: RowStore }) {
     }
   };
   return (
-    <button type="button" className="db-add-row db-gallery-add" onClick={() => void make()}>
-      + {t('database.newRow')}
-    </button>
+    <div className="db-add-line db-gallery-add">
+      <button type="button" className="db-add-row" onClick={() => void make()}>
+        + {t('database.newRow')}
+      </button>
+      <RowTemplateMenu onCreate={(templateId) => void make(templateId)} />
+    </div>
   );
 }
 

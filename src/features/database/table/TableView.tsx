@@ -6,6 +6,7 @@ import { newId } from '../../../../schema/ids';
 import { CellEditor } from '../cells/cells';
 import { VirtualBody } from './virtualBody';
 import { useViewRows } from '../rows/viewRows';
+import { RowTemplateMenu } from '../rows/RowTemplateMenu';
 import { gridColumns } from '../fields/columns';
 import { useDatabase } from '../context';
 import { ColumnHeader, AddFieldButton } from '../fields/FieldMenu';
@@ -331,9 +332,12 @@ export function TableView({ layout, savedLayout, onStore, fill, search = '' }: T
         </div>
       )}
       {editable && (
-        <button type="button" className="db-add-row" onClick={() => void rows.addRow()}>
-          + {labels.newRow}
-        </button>
+        <div className="db-add-line">
+          <button type="button" className="db-add-row" onClick={() => void rows.addRow()}>
+            + {labels.newRow}
+          </button>
+          <RowTemplateMenu onCreate={(templateId) => void rows.addRow(undefined, templateId)} />
+        </div>
       )}
       {editor && (
         <CellEditor

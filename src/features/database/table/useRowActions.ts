@@ -4,6 +4,7 @@ import type { DatabaseLayout } from '../../../../schema/blocks/database';
 import { showToast } from '../../../ui/Toast';
 import { useDatabase } from '../context';
 import type { RowStore } from '../rows/rowStore';
+import { fromTemplate, madeFromTemplate, templateFor } from '../rows/rowTemplates';
 import type { DropSide } from '../useReorderable';
 import { cellSelection, movePlacement } from './gridModel';
 import type { useCellWrites } from './useCellWrites';
@@ -29,9 +30,10 @@ interface RowActionParts {
 
 /**
  * The grid's rows as a whole (docs/web-app.md, «Table view»): rows checked in the gutter; a row
- * added at the end or inserted under another (its first cell edited at once, with what was typed
- * while it was made); checked rows deleted (a step of the history, offered back in a note); rows
- * moved — dragged by their handle or Alt+Shift+↑/↓ — where the view's own order shows.
+ * added at the end or inserted under another, from the database's default row template if it has
+ * one (its first cell edited at once, with what was typed while it was made); checked rows
+ * deleted (a step of the history, offered back in a note); rows moved — dragged by their handle
+ * or Alt+Shift+↑/↓ — where the view's own order shows.
  */
 export function useRowActions({
   layout,
@@ -55,14 +57,16 @@ export function useRowActions({
 
   // —— Added, inserted ——
   const [focusRowId, setFocusRowId] = useState<string | null>(null);
-  const addRow = (placeAfter?: string) => {
+  /** `template`: the row template it starts from (null: none; undefined: the database's default, if any). */
+  const addRow = (placeAfter?: string, template?: string | null) => {
     awaitingRow.current = true;
     takeTyped();
     focusGrid();
     return inTurn(async () => {
       try {
+        const templateId = await templateFor(db, template);
         // Inserted under a row: under it in this view's own order too.
-        const [row] = await db.api.createRows(databaseId, [{}], placeAfter, layout.uid);
+        const [row] = await madeFromTemplate(db, templateId, () => db.api.createRows(databaseId, [fromTemplate({}, templateId)], placeAfter, layout.uid));
         history.record({ added: [row.id] });
         if (placeAfter === undefined) grid.rowVirtualizer.scrollToIndex(itemCount, { align: 'end' });
         await store.refresh();
