@@ -301,6 +301,8 @@ export interface WireGroup {
   count: number;
   /** What the group is called, where the value does not say it: a bucket («Сегодня», «Декабрь 2026», «10 – 20»), a text as typed. */
   label?: string;
+  /** A table's sub-groups of this group (`groupBy.sub`), in the order of its rows: their counts add up to this one's. */
+  groups?: WireGroup[];
 }
 
 /** Realtime: what changed in a database's rows (event `database` on the holding page's channel). */

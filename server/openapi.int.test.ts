@@ -67,7 +67,7 @@ test('every /api route is in the OpenAPI document with a summary, a tag, its pat
 
 test('the form and webhook routes are in it: a form open to anonymous callers, the webhooks for signed-in admins', async () => {
   const doc = (await t.app.inject({ method: 'GET', url: '/api/docs' })).json<{ paths: Record<string, Record<string, Operation>> }>();
-  expect(doc.paths['/api/v3/spaces/database/form/{viewId}'].post.security).toContainEqual({});
+  expect(doc.paths['/api/v3/spaces/database/{id}/form/{viewId}'].post.security).toContainEqual({});
   expect(doc.paths['/api/v3/spaces/workspace/{id}/webhooks'].post.security ?? []).not.toContainEqual({});
   expect(doc.paths['/api/v3/spaces/workspace/{id}/webhooks'].post.requestBody).toBeDefined();
 });

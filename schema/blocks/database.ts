@@ -438,6 +438,12 @@ export const databaseLayoutSchema = z
           .array(z.union([z.string().max(128), z.boolean(), z.null()]))
           .max(200)
           .optional(),
+        /** A table's sub-groups: each group's rows grouped again by another field (its buckets as a group's). */
+        sub: z
+          .object({ fieldId: fieldIdSchema, by: z.enum(DATE_GROUPINGS).optional(), step: z.number().positive().max(1e12).optional() })
+          .strict()
+          .nullable()
+          .optional(),
       })
       .strict()
       .nullable()
@@ -559,6 +565,11 @@ export function layoutProblems(config: DatabaseConfig, layout: DatabaseLayout): 
   });
   layout.sorts?.forEach((sort, at) => unknown(sort.fieldId, ['sorts', at, 'fieldId']));
   if (layout.groupBy) unknown(layout.groupBy.fieldId, ['groupBy', 'fieldId']);
+  const sub = layout.groupBy?.sub;
+  if (sub && !unknown(sub.fieldId, ['groupBy', 'sub', 'fieldId'])) {
+    if (layout.type !== 'table') problems.push({ path: ['groupBy', 'sub'], message: 'sub-groups are a table view’s' });
+    else if (sub.fieldId === layout.groupBy!.fieldId) problems.push({ path: ['groupBy', 'sub', 'fieldId'], message: 'a sub-group is by another field than the group' });
+  }
   if (layout.cover && !unknown(layout.cover.fieldId, ['cover', 'fieldId']) && config.fields[layout.cover.fieldId].type !== 'files')
     problems.push({ path: ['cover', 'fieldId'], message: 'a cover is a files field' });
   for (const fieldId of Object.keys(layout.calculations ?? {})) unknown(fieldId, ['calculations', fieldId]);

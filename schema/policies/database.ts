@@ -10,6 +10,7 @@ import { MAIN_FIELD_ID, fieldOf, type ChartConfig, type DatabaseData, type Datab
 export function layoutFields(layout: DatabaseLayout): string[] {
   const ids = [MAIN_FIELD_ID, ...layout.orderedFields.map((f) => f.fieldId)];
   if (layout.groupBy) ids.push(layout.groupBy.fieldId);
+  if (layout.groupBy?.sub) ids.push(layout.groupBy.sub.fieldId);
   if (layout.cover) ids.push(layout.cover.fieldId);
   if (layout.calendar) ids.push(layout.calendar.fieldId);
   if (layout.timeline) {

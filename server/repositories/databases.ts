@@ -16,7 +16,7 @@ import {
   type ViewSort,
 } from '../../schema/blocks/database';
 import { cellIndex, dateStartMs, listKeyIds, foldText, parseNumber, type NewRow, type WireGroup, type WireRow } from '../../schema/database';
-import { dateBucket, dayNumber, numberBucket, type Bucket } from '../../schema/groupBuckets';
+import { dateBucket, dayNumber, numberBucket } from '../../schema/groupBuckets';
 import { asStoredField } from '../../schema/formula/field';
 import { foreignOriginals } from '../../schema/formula/rollup';
 import { newId } from '../../schema/ids';
@@ -947,7 +947,8 @@ function rangeSql(databaseId: string, { fieldId, from, to }: { fieldId: string; 
 
 /**
  * The rows of one group, as `groupCounts` counts them: checked or not; no value; the value (an
- * option id); for a person field, the rows whose people include the user (a row is in each of its people's groups).
+ * option id); for a person or multi-select field, the rows whose list includes the value (a
+ * row is in each of its people's or options' groups: a board's columns).
  */
 function groupSql(config: DatabaseConfig, fieldId: string, value: string | boolean | null): RawBuilder<SqlBool> {
   const cell = (condition: RawBuilder<unknown>) =>
@@ -955,7 +956,8 @@ function groupSql(config: DatabaseConfig, fieldId: string, value: string | boole
   if (value === true) return cell(sql`c.num = 1`);
   if (value === false) return sql<SqlBool>`not ${cell(sql`c.num = 1`)}`;
   if (value === null) return sql<SqlBool>`not ${cell(sql`(c.txt is not null or c.num is not null)`)}`;
-  if (fieldOf(config, fieldId)?.type === 'person') return cell(listHas(value));
+  const type = fieldOf(config, fieldId)?.type;
+  if (type === 'person' || type === 'multiSelect') return cell(listHas(value));
   return cell(sql`c.txt = ${value}`);
 }
 
@@ -1382,15 +1384,17 @@ export async function calculate(
   return out;
 }
 
-/**
- * The groups of a view by a field, in the field's order (options' order; empty last), with their
- * counts. With `people` (a board's columns by a person field), a list of people is split: each
- * user is a group (a row counts in each of its people's), ordered by `people`'s names, then id;
- * without it each list stored is a group (a table shows a row once, its groups being runs of rows).
- */
 /** Fields grouped by their text as stored (folded). */
 const TEXT_GROUPED: ReadonlySet<string> = new Set(['text', 'url', 'email', 'phone']);
 
+/**
+ * The groups of a view by a field, in the field's order (options' order; empty last), with their
+ * counts. With `people` (a board's columns by a person or multi-select field), a list is split:
+ * each user or option is a group (a row counts in each of its people's or options'), people
+ * ordered by `people`'s names, then id; without it each list stored is a group (a table shows a
+ * row once, its groups being runs of rows). With `sub` (a table's), each group has its own groups
+ * by that field: runs within its run, the rows being sorted by both.
+ */
 export async function groupCounts(
   db: Kysely<Database>,
   config: DatabaseConfig,
@@ -1400,59 +1404,50 @@ export async function groupCounts(
   people?: (ids: string[]) => Promise<Map<string, string>>,
   /** A date field's or a number field's buckets (the view's groupBy), the zone days are counted in, and now. */
   buckets: { by?: DateGrouping; step?: number; timeZone?: string; now?: number } = {},
+  /** A table's sub-groups: each group's rows grouped again by this field (with its own buckets). */
+  sub?: { fieldId: string; by?: DateGrouping; step?: number },
 ): Promise<WireGroup[]> {
-  const field = fieldOf(config, fieldId);
-  // No groups by a relation to another database: its rows' ids would reach readers who may not read it (docs/relations.md).
-  // Nor by a rollup showing another database's originals (its values go to that database's readers only).
-  if (
-    !field ||
-    (field.type === 'relation' && field.databaseId !== undefined && field.databaseId !== databaseId) ||
-    foreignOriginals(databaseId, config).has(fieldId)
-  )
-    return [];
-  const split = people !== undefined && field.type === 'person';
+  const field = groupingField(config, databaseId, fieldId);
+  if (!field) return [];
+  const timeZone = buckets.timeZone ?? 'UTC';
+  const today = dayNumber(buckets.now ?? Date.now(), timeZone);
+  const bucketing: Bucketing = { by: buckets.by, step: buckets.step, timeZone, today };
   const where = whereSql(config, databaseId, query);
+  const subField = sub && sub.fieldId !== fieldId && people === undefined ? groupingField(config, databaseId, sub.fieldId) : undefined;
+  if (sub && subField) {
+    // Both fields' cells of every row, counted by the pair: the groups, then each group's own.
+    const rows = await sql<{ txt: string | null; num: number | null; sample: string | null; stxt: string | null; snum: number | null; ssample: string | null; n: number | string }>`
+      select c.txt as txt, c.num as num, min(c.value) as sample, s.txt as stxt, s.num as snum, min(s.value) as ssample, count(*) as n
+      from pages p
+      left join database_cells c on c.row_id = p.id and c.field_id = ${fieldId}
+      left join database_cells s on s.row_id = p.id and s.field_id = ${sub.fieldId}
+      where ${where} group by c.txt, c.num, s.txt, s.num`.execute(db);
+    const subBucketing: Bucketing = { by: sub.by, step: sub.step, timeZone, today };
+    const groups = foldGroups(
+      field,
+      rows.rows.map((row) => ({ txt: row.txt, num: row.num, sample: row.sample, n: Number(row.n) })),
+      bucketing,
+    );
+    return groups.map((group) => {
+      const inGroup = rows.rows.filter((row) => cellGroup(field, { txt: row.txt, num: row.num, sample: row.sample, n: 0 }, bucketing).value === group.value);
+      const groups = foldGroups(
+        subField,
+        inGroup.map((row) => ({ txt: row.stxt, num: row.snum, sample: row.ssample, n: Number(row.n) })),
+        subBucketing,
+      );
+      return { ...group, groups };
+    });
+  }
   const rows = await sql<{ txt: string | null; num: number | null; n: number | string; sample: string | null }>`
     select c.txt as txt, c.num as num, count(*) as n, min(c.value) as sample
     from pages p left join database_cells c on c.row_id = p.id and c.field_id = ${fieldId}
     where ${where} group by c.txt, c.num`.execute(db);
-  if (field.type === 'date' || field.type === 'number') {
-    // Buckets (schema/groupBuckets.ts), in ascending order as the rows sorted by the field are; empty last.
-    const timeZone = buckets.timeZone ?? 'UTC';
-    const today = dayNumber(buckets.now ?? Date.now(), timeZone);
-    const found = new Map<string, { bucket: Bucket; count: number }>();
-    let empty = 0;
-    for (const row of rows.rows) {
-      if (row.num === null) {
-        empty += Number(row.n);
-        continue;
-      }
-      const bucket =
-        field.type === 'date' ? dateBucket(Number(row.num), buckets.by ?? 'relative', timeZone, today) : numberBucket(Number(row.num), buckets.step ?? 10);
-      const known = found.get(bucket.key);
-      found.set(bucket.key, { bucket, count: (known?.count ?? 0) + Number(row.n) });
-    }
-    const groups: WireGroup[] = [...found.values()]
-      .sort((a, b) => a.bucket.order - b.bucket.order)
-      .map(({ bucket, count }) => ({ value: bucket.key, label: bucket.label, count }));
-    return empty > 0 ? [...groups, { value: null, count: empty }] : groups;
-  }
-  if (TEXT_GROUPED.has(field.type)) {
-    // Texts as stored (folded: «Москва» and «москва» are one group), in the order the rows sort by them; named as one of them was typed.
-    const groups: WireGroup[] = rows.rows
-      .filter((row) => row.txt !== null)
-      .map((row) => ({ value: row.txt, label: row.sample === null ? row.txt! : String(JSON.parse(row.sample)), count: Number(row.n) }))
-      .sort((a, b) => codePointOrder(String(a.value), String(b.value)));
-    const empty = rows.rows.filter((row) => row.txt === null).reduce((sum, row) => sum + Number(row.n), 0);
-    return empty > 0 ? [...groups, { value: null, count: empty }] : groups;
-  }
-  const counts = new Map<string | boolean | null, number>();
-  for (const row of rows.rows) {
-    const value = field.type === 'checkbox' ? row.num === 1 : row.txt === null && row.num === null ? null : (row.txt ?? String(row.num));
-    const values = split && typeof value === 'string' ? listKeyIds(value) : [value];
-    for (const one of values) counts.set(one, (counts.get(one) ?? 0) + Number(row.n));
-  }
-  if (split) {
+  const cells = rows.rows.map((row) => ({ txt: row.txt, num: row.num, sample: row.sample, n: Number(row.n) }));
+  // A board's columns by a person or multi-select field: a card in each of its people's or options' columns.
+  if (people !== undefined && (field.type === 'person' || field.type === 'multiSelect')) {
+    const counts = new Map<string | null, number>();
+    for (const cell of cells) for (const one of cell.txt === null ? [null] : listKeyIds(cell.txt)) counts.set(one, (counts.get(one) ?? 0) + cell.n);
+    if (field.type === 'multiSelect') return sortGroups(field, [...counts.entries()].map(([value, count]) => ({ value, count })));
     const ids = [...counts.keys()].filter((value): value is string => typeof value === 'string');
     const names = await people(ids);
     const name = (value: string | boolean | null) => (typeof value === 'string' ? (names.get(value) ?? value) : '');
@@ -1465,6 +1460,83 @@ export async function groupCounts(
           String(a.value).localeCompare(String(b.value)),
       );
   }
+  return foldGroups(field, cells, bucketing);
+}
+
+/** The field a view's rows group by, as the type of its values (a formula's, a rollup's: `asStoredField`); none when its groups would tell a reader what they may not read. */
+function groupingField(config: DatabaseConfig, databaseId: string, fieldId: string): DatabaseField | undefined {
+  const own = fieldOf(config, fieldId);
+  // No groups by a relation to another database: its rows' ids would reach readers who may not read it (docs/relations.md).
+  // Nor by a rollup showing another database's originals (its values go to that database's readers only).
+  if (!own || (own.type === 'relation' && own.databaseId !== undefined && own.databaseId !== databaseId) || foreignOriginals(databaseId, config).has(fieldId))
+    return undefined;
+  // A formula or a rollup groups as the type of its values (a number's ranges, a date's buckets, a
+  // text, a box), as it sorts and filters; a unique ID as its number.
+  return asStoredField(config.fields, fieldId) as DatabaseField;
+}
+
+/** A group field's cells as the database counted them: by value, how many rows, one of the values as stored (a text as typed). */
+interface GroupCell {
+  txt: string | null;
+  num: number | null;
+  sample: string | null;
+  n: number;
+}
+
+/** How a date's or a number's rows fall into buckets (schema/groupBuckets.ts), days counted in the formulas' zone. */
+interface Bucketing {
+  by?: DateGrouping;
+  step?: number;
+  timeZone: string;
+  today: number;
+}
+
+/** The group a cell falls in: its value (a bucket's key, a text as stored, an option, a box), and for a bucket its label and place, for a text as typed. */
+function cellGroup(field: DatabaseField, cell: GroupCell, bucketing: Bucketing): { value: string | boolean | null; label?: string; order?: number } {
+  if (field.type === 'date' || field.type === 'number') {
+    if (cell.num === null) return { value: null };
+    const bucket =
+      field.type === 'date'
+        ? dateBucket(Number(cell.num), bucketing.by ?? 'relative', bucketing.timeZone, bucketing.today)
+        : numberBucket(Number(cell.num), bucketing.step ?? 10);
+    return { value: bucket.key, label: bucket.label, order: bucket.order };
+  }
+  // Texts as stored (folded: «Москва» and «москва» are one group); named as one of them was typed.
+  if (TEXT_GROUPED.has(field.type)) return cell.txt === null ? { value: null } : { value: cell.txt, label: cell.sample === null ? cell.txt : String(JSON.parse(cell.sample)) };
+  if (field.type === 'checkbox') return { value: cell.num === 1 };
+  return { value: cell.txt === null && cell.num === null ? null : (cell.txt ?? String(cell.num)) };
+}
+
+/** Cells into groups in the order the rows sorted by the field run: buckets ascending, texts by code point, options in their order; «Без значения» last. */
+function foldGroups(field: DatabaseField, cells: readonly GroupCell[], bucketing: Bucketing): WireGroup[] {
+  const found = new Map<string | boolean | null, { group: WireGroup; order: number; sample: string | null }>();
+  for (const cell of cells) {
+    const { value, label, order = 0 } = cellGroup(field, cell, bucketing);
+    const known = found.get(value);
+    if (!known) {
+      found.set(value, { group: { value, ...(label !== undefined ? { label } : {}), count: cell.n }, order, sample: cell.sample });
+      continue;
+    }
+    known.group.count += cell.n;
+    // The same text in several cells (a sub-group's rows): named by the first as stored, as one read would.
+    if (TEXT_GROUPED.has(field.type) && cell.sample !== null && (known.sample === null || cell.sample < known.sample)) {
+      known.sample = cell.sample;
+      known.group.label = String(JSON.parse(cell.sample));
+    }
+  }
+  const all = [...found.values()];
+  const empty = all.filter((entry) => entry.group.value === null).map((entry) => entry.group);
+  const some = all.filter((entry) => entry.group.value !== null);
+  if (field.type === 'date' || field.type === 'number') return [...some.sort((a, b) => a.order - b.order).map((entry) => entry.group), ...empty];
+  if (TEXT_GROUPED.has(field.type)) return [...some.map((entry) => entry.group).sort((a, b) => codePointOrder(String(a.value), String(b.value))), ...empty];
+  return sortGroups(
+    field,
+    all.map((entry) => entry.group),
+  );
+}
+
+/** Groups by an option's place among the field's options (others after them), else by value; «Без значения» last. */
+function sortGroups(field: DatabaseField, groups: WireGroup[]): WireGroup[] {
   const order = (value: string | boolean | null): number => {
     if (value === null) return Number.MAX_SAFE_INTEGER;
     if (hasOptions(field) && typeof value === 'string') {
@@ -1473,9 +1545,7 @@ export async function groupCounts(
     }
     return 0;
   };
-  return [...counts.entries()]
-    .map(([value, count]) => ({ value, count }))
-    .sort((a, b) => order(a.value) - order(b.value) || String(a.value).localeCompare(String(b.value)));
+  return groups.sort((a, b) => order(a.value) - order(b.value) || String(a.value).localeCompare(String(b.value)));
 }
 
 /**

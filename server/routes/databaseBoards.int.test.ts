@@ -219,3 +219,52 @@ describe("a board's card cover", () => {
     expect(layoutOf(expectOk<WireBlock>(await api(t, ann, 'DELETE', `${S}/database/${db.id}/fields/pics`))).cover).toBeNull();
   });
 });
+
+describe('a board by a multi-select field (issue 38)', () => {
+  test('its columns are the options (lists split), in the options’ order, «Без значения» last; a card moved swaps that option alone', async () => {
+    const page = expectOk<WireElement>(await api(t, ann, 'POST', `${S}/section/private`, { title: 'Теги' }), 201);
+    const data = {
+      config: {
+        fields: {
+          [MAIN_FIELD_ID]: { name: 'Название', type: 'text' },
+          tags: {
+            name: 'Теги',
+            type: 'multiSelect',
+            options: [
+              { id: 'ux', name: 'Дизайн', color: 'blue' },
+              { id: 'be', name: 'Сервер', color: 'green' },
+              { id: 'qa', name: 'Проверка', color: 'red' },
+            ],
+          },
+        },
+      },
+      view: { layouts: [{ uid: 'brd', type: 'board', orderedFields: [], groupBy: { fieldId: 'tags' } }] },
+    } as unknown as DatabaseData;
+    const db = expectOk<WireBlock>(await api(t, ann, 'POST', `${S}/block`, { pageId: page.id, type: 'database', data }), 201);
+    const made = expectOk<WireRow[]>(
+      await api(t, ann, 'POST', `${S}/database/${db.id}/rows`, {
+        rows: [
+          { title: 'Макет', values: { tags: ['ux', 'qa'] } },
+          { title: 'API', values: { tags: ['be'] } },
+          { title: 'Релиз', values: { tags: ['qa', 'be', 'ux'] } },
+          { title: 'Идея' },
+        ],
+      }),
+      201,
+    );
+    expect(await groups(db.id, 'brd')).toEqual([
+      { value: 'ux', count: 2 },
+      { value: 'be', count: 2 },
+      { value: 'qa', count: 2 },
+      { value: null, count: 1 },
+    ]);
+    expect((await column(db.id, 'qa')).titles.sort()).toEqual(['Макет', 'Релиз']);
+    expect((await column(db.id, null)).titles).toEqual(['Идея']);
+    // «Макет» dragged from «Проверка» to «Сервер»: the web app writes its options with «be» in place of «qa».
+    const mockup = made.find((r) => r.data.title === 'Макет')!;
+    expectOk(await api(t, ann, 'POST', `${S}/database/${db.id}/rows/move`, { ids: [mockup.id], placeAfter: null, set: { fieldId: 'tags', value: ['ux', 'be'] }, viewId: 'brd' }));
+    expect((await column(db.id, 'qa')).titles).toEqual(['Релиз']);
+    expect((await column(db.id, 'be')).titles.sort()).toEqual(['API', 'Макет', 'Релиз']);
+    expect((await column(db.id, 'ux')).titles.sort()).toEqual(['Макет', 'Релиз']);
+  });
+});

@@ -115,3 +115,85 @@ test('by a number: ranges of the view’s step (10 unless set), in order; by a t
   ]);
   expect(runs(cities.groups, cities.rows)[2].sort()).toEqual(['Задача 1', 'Задача 2']);
 });
+
+test('a formula groups as the type of its values: a number in ranges, a text as typed, a box; each group a run of rows', async () => {
+  const db = await tasks([{ cost: 5, city: 'Москва' }, { cost: 25, city: 'Тверь' }, { cost: 12, city: 'москва' }, {}]);
+  const field = (id: string, name: string, expression: string) =>
+    api(t, cookie, 'POST', `${S}/database/${db}/fields`, { id, field: { name, type: 'formula', expression } }).then((res) => expectOk(res));
+  await field('twice', 'Вдвое', 'prop("cost") * 2');
+  await field('where', 'Где', 'prop("city")');
+  await field('dear', 'Дорого', 'prop("cost") > 10');
+  const byNumber = await grouped(db, { fieldId: 'twice', step: 20 });
+  expect(byNumber.groups.map((g) => [g.value, g.count])).toEqual([
+    ['range:0', 1],
+    ['range:20', 1],
+    ['range:40', 1],
+    [null, 1],
+  ]);
+  expect(runs(byNumber.groups, byNumber.rows)).toEqual([['Задача 1'], ['Задача 3'], ['Задача 2'], ['Задача 4']]);
+  const byText = await grouped(db, { fieldId: 'where' });
+  expect(byText.groups.map((g) => [g.label ?? g.value, g.count])).toEqual([
+    [expect.stringMatching(/^[Мм]осква$/), 2],
+    ['Тверь', 1],
+    [null, 1],
+  ]);
+  expect(runs(byText.groups, byText.rows).map((run) => run.length)).toEqual([2, 1, 1]);
+  const byBox = await grouped(db, { fieldId: 'dear' });
+  expect(byBox.groups.map((g) => [g.value, g.count])).toEqual([
+    [false, 2],
+    [true, 2],
+  ]);
+  expect(runs(byBox.groups, byBox.rows).map((run) => run.sort())).toEqual([
+    ['Задача 1', 'Задача 4'],
+    ['Задача 2', 'Задача 3'],
+  ]);
+});
+
+test('sub-groups: each group’s rows grouped again by another field, runs within its run; a board has none, nor a group by itself', async () => {
+  const db = await tasks([
+    { city: 'Москва', cost: 5 },
+    { city: 'Тверь', cost: 15 },
+    { city: 'москва', cost: 25 },
+    { city: 'Москва', cost: 7 },
+    { cost: 1 },
+    { city: 'Тверь' },
+  ]);
+  const { groups, rows } = await grouped(db, { fieldId: 'city', sub: { fieldId: 'cost', step: 10 } });
+  expect(groups.map((g) => [g.label ?? g.value, g.count, (g.groups ?? []).map((s) => [s.value, s.count])])).toEqual([
+    [
+      expect.stringMatching(/^[Мм]осква$/),
+      3,
+      [
+        ['range:0', 2],
+        ['range:20', 1],
+      ],
+    ],
+    [
+      'Тверь',
+      2,
+      [
+        ['range:10', 1],
+        [null, 1],
+      ],
+    ],
+    [null, 1, [['range:0', 1]]],
+  ]);
+  // The rows run group by group, and within each group sub-group by sub-group.
+  const subRuns = (() => {
+    let at = 0;
+    return groups.flatMap((g) => (g.groups ?? []).map((s) => rows.slice(at, (at += s.count)).map((r) => r.data.values.cost ?? null)));
+  })();
+  expect(subRuns.map((run) => run.map((cost) => (cost === null ? null : Math.floor(Number(cost) / 10) * 10)))).toEqual([[0, 0], [20], [10], [null], [0]]);
+  // Refused: a sub-group by the group's own field, one by a field there is not, sub-groups on a board.
+  for (const groupBy of [{ fieldId: 'city', sub: { fieldId: 'city' } }, { fieldId: 'city', sub: { fieldId: 'nope' } }]) {
+    const refused = await api(t, cookie, 'POST', `${S}/database/${db}/views/tbl`, { layout: { groupBy } });
+    expect(refused.statusCode).toBe(422);
+  }
+  const board = await api(t, cookie, 'POST', `${S}/database/${db}/views`, {
+    layout: { uid: 'brd', type: 'board', orderedFields: [], groupBy: { fieldId: 'city', sub: { fieldId: 'cost' } } },
+  });
+  expect(board.statusCode).toBe(422);
+  // The sub-group's field deleted: the groups stay, their sub-groups go.
+  const after = expectOk<WireBlock>(await api(t, cookie, 'DELETE', `${S}/database/${db}/fields/cost`));
+  expect((after.data as DatabaseData).view.layouts[0].groupBy).toEqual({ fieldId: 'city', sub: null });
+});

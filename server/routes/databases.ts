@@ -217,7 +217,10 @@ export async function databaseRoutes(server: FastifyInstance, { limits }: { limi
   function rowQueryOf(data: DatabaseData, query: z.infer<typeof rowsQuerySchema>): RowQuery {
     const layout = query.viewId ? layoutOf(data, query.viewId) : undefined;
     const sorts = query.sorts ?? layout?.sorts ?? [];
-    const group = layout?.groupBy ? [{ fieldId: layout.groupBy.fieldId, direction: 'asc' as const }] : [];
+    // Grouped: by the group first, then by the sub-group (a table's), so each makes one run of rows.
+    const group = layout?.groupBy
+      ? [layout.groupBy.fieldId, ...(layout.groupBy.sub ? [layout.groupBy.sub.fieldId] : [])].map((fieldId) => ({ fieldId, direction: 'asc' as const }))
+      : [];
     const filter = query.filter !== undefined ? query.filter : (layout?.filter ?? null);
     for (const sort of [...sorts, ...group]) if (!fieldOf(data.config, sort.fieldId)) throw invalid(`no field ${sort.fieldId}`);
     if (query.group !== undefined && !layout?.groupBy)
@@ -460,9 +463,12 @@ export async function databaseRoutes(server: FastifyInstance, { limits }: { limi
       // A board's columns by a person field are its people, each one (by the names the caller may see); a table's groups are its runs of rows.
       const people = layout.type === 'board' ? peopleNamesFor(app.db, viewerId) : undefined;
       // Dates by day, week, month, year or relative to today (days as in the formulas' zone), numbers by ranges.
-      const { by, step } = layout.groupBy;
+      const { by, step, sub } = layout.groupBy;
       const buckets = { by, step, timeZone: formulaTimeZone(), now: Date.now() };
-      return envelope(await groupCounts(app.db, data.config, block.id, rowQueryOf(data, { viewId: layout.uid }), layout.groupBy.fieldId, people, buckets));
+      const subGroups = sub && layout.type === 'table' ? { fieldId: sub.fieldId, by: sub.by, step: sub.step } : undefined;
+      return envelope(
+        await groupCounts(app.db, data.config, block.id, rowQueryOf(data, { viewId: layout.uid }), layout.groupBy.fieldId, people, buckets, subGroups),
+      );
     },
   );
 

@@ -523,3 +523,53 @@ it('cards move with the keyboard: Ctrl+Shift+↑ within a column, Ctrl+Shift+→
   expect(await cardsIn(page, 'Сделать')).toEqual(['Макет']);
   await page.context().close();
 });
+
+it('a board by a multi-select field (issue 38): a column per option, a card of two options in both; dragged from one to another it swaps that option alone', async () => {
+  const page = await signedIn('board.tags.e2e@example.com');
+  const cookie = await cookieOf(page);
+  const holder = await fetchJson<{ data: { id: string } }>(`${S()}/section/private`, {
+    method: 'POST',
+    cookie,
+    body: JSON.stringify({ type: 'Database', title: 'Теги' }),
+  });
+  const db = (await fetchJson<{ data: Array<{ id: string }> }>(`${S()}/note/${holder.data.id}/blocks`, { cookie })).data[0].id;
+  const tags = {
+    name: 'Теги',
+    type: 'multiSelect',
+    options: [
+      { id: 'ux', name: 'Дизайн', color: 'blue' },
+      { id: 'be', name: 'Сервер', color: 'green' },
+      { id: 'qa', name: 'Проверка', color: 'red' },
+    ],
+  };
+  await fetchJson(`${S()}/database/${db}/fields`, { method: 'POST', cookie, body: JSON.stringify({ id: 'tags', field: tags }) });
+  await fetchJson(`${S()}/database/${db}/rows`, {
+    method: 'POST',
+    cookie,
+    body: JSON.stringify({ rows: [{ title: 'Макет', values: { tags: ['ux', 'be'] } }, { title: 'Релиз', values: { tags: ['ux'] } }, { title: 'Идея' }] }),
+  });
+  const board = { uid: 'tb', type: 'board', name: 'По тегам', orderedFields: [{ fieldId: 'MAIN_FIELD', isWrap: false }], groupBy: { fieldId: 'tags' } };
+  await fetchJson(`${S()}/database/${db}/views`, { method: 'POST', cookie, body: JSON.stringify({ layout: board, placeAfter: null }) });
+  await page.goto(`${suite.server.url}/${holder.data.id}`);
+  await eventually(
+    () => page.locator('.db-board-column').evaluateAll((all) => all.map((c) => c.getAttribute('aria-label'))),
+    ['Дизайн', 'Сервер', 'Проверка', 'Без значения'],
+  );
+  await eventually(() => cardsIn(page, 'Дизайн'), ['Макет', 'Релиз']);
+  await eventually(() => cardsIn(page, 'Сервер'), ['Макет']);
+  expect(await cardsIn(page, 'Без значения')).toEqual(['Идея']);
+  // «Макет» from «Дизайн» into the empty «Проверка»: «Дизайн» swapped for «Проверка», «Сервер» kept.
+  await dragCard(page, 'Макет', { column: 'Проверка' }, 'Дизайн');
+  await eventually(() => cardsIn(page, 'Проверка'), ['Макет']);
+  await eventually(() => cardsIn(page, 'Дизайн'), ['Релиз']);
+  expect(await cardsIn(page, 'Сервер')).toEqual(['Макет']);
+  const values = async () =>
+    Object.fromEntries(
+      (await fetchJson<{ data: Array<{ data: { title: string; values: { tags?: string[] } } }> }>(`${S()}/database/${db}/rows`, { cookie })).data.map((r) => [
+        r.data.title,
+        r.data.values.tags ?? [],
+      ]),
+    );
+  expect(await values()).toEqual({ Макет: ['be', 'qa'], Релиз: ['ux'], Идея: [] });
+  await shoot(page, 'database-board-multiselect-1280');
+});

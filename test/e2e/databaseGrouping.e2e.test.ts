@@ -61,3 +61,33 @@ it('grouped by a date (relative, then by month) and by a number (ranges of 100)'
   expect(await axeViolations(page, { include: ['.db'] })).toEqual([]);
   await page.context().close();
 });
+
+it('sub-groups (issue 38): grouped by a status, then by a checkbox under each; a collapsed group hides its sub-groups', async () => {
+  const page = await suite.signedIn('subgroups.e2e@example.com');
+  const { holderId } = await databaseWithViews(suite.server.url, await cookieOf(page), 'Задачи');
+  await page.goto(`${suite.server.url}/${holderId}`);
+  await page.locator('.db-scroll .db-row').first().waitFor();
+  const headers = () =>
+    page.locator('.db-group').evaluateAll((all) =>
+      all
+        .map((g) => ({
+          top: new DOMMatrixReadOnly(getComputedStyle(g).transform).m42,
+          text: `${g.getAttribute('aria-level')}:${(g as HTMLElement).innerText.replace(/\s+/g, ' ').trim()}`,
+        }))
+        .sort((a, b) => a.top - b.top)
+        .map((g) => g.text),
+    );
+  await page.getByRole('button', { name: 'Группировка' }).click();
+  await page.getByRole('menuitemradio', { name: 'Статус' }).click();
+  await eventually(headers, ['1:Сделать 1', '1:Готово 1']);
+  await page.getByRole('button', { name: /Группы: Статус/ }).click();
+  const menu = page.getByRole('menu');
+  await menu.getByRole('group', { name: 'Подгруппы' }).getByRole('menuitemradio', { name: 'Проверено' }).click();
+  await eventually(headers, ['1:Сделать 1', '2:Да 1', '1:Готово 1', '2:Нет 1']);
+  await shoot(page, 'database-subgroups-1280');
+  // «Сделать» collapsed: its sub-group and row hidden; «Готово» and its own stay.
+  await page.getByRole('button', { name: /Свернуть группу «?Сделать/ }).click();
+  await eventually(headers, ['1:Сделать 1', '1:Готово 1', '2:Нет 1']);
+  expect(await page.locator('.db-scroll .db-row').count()).toBe(1);
+  await page.context().close();
+});

@@ -488,6 +488,7 @@ export async function deleteField(db: Kysely<Database>, changer: Changer, databa
       }
       if (layout.sorts) layout.sorts = layout.sorts.filter((s) => s.fieldId !== fieldId);
       if (layout.groupBy?.fieldId === fieldId) layout.groupBy = null;
+      if (layout.groupBy?.sub?.fieldId === fieldId) layout.groupBy.sub = null;
       if (layout.calculations) delete layout.calculations[fieldId];
       if (layout.chart) layout.chart = chartFitting({ fields }, layout.chart);
       if (layout.calendar?.fieldId === fieldId) layout.calendar = null;

@@ -74,7 +74,7 @@ export function firstRowsPath(
 export function boardColumnValues(field: { type?: unknown; options?: unknown } | undefined): Array<string | boolean | null> | 'people' | null {
   if (!field) return null;
   if (field.type === 'checkbox') return [true, false];
-  if ((field.type === 'select' || field.type === 'status') && Array.isArray(field.options))
+  if ((field.type === 'select' || field.type === 'status' || field.type === 'multiSelect') && Array.isArray(field.options))
     return [...field.options.map((option: { id: string }) => option.id), null];
   if (field.type === 'person') return 'people';
   return null;

@@ -8,6 +8,7 @@ import {
   type DatabaseLayout,
   type DatabaseView,
 } from '../../../schema/blocks/database';
+import { asStoredField } from '../../../schema/formula/field';
 import type { DatabaseEvent } from '../../../schema/database';
 import { newId } from '../../../schema/ids';
 import { channels } from '../../../schema/realtime';
@@ -583,10 +584,12 @@ function GroupButton({ layout }: { layout: DatabaseLayout }) {
   const db = useDatabase();
   const board = layout.type === 'board';
   // A board's columns: one of its field types, always some.
+  // A formula or a rollup groups as the type of its values (a unique ID as its number): schema/formula/field.ts.
+  const storedType = (id: string) => (db.config.fields[id] ? asStoredField(db.config.fields, id).type : undefined);
   const candidates = Object.entries(db.config.fields).filter(([id, f]: [string, DatabaseField]) =>
-    board ? makesBoardColumns(f) : GROUPABLE.has(f.type) && id !== MAIN_FIELD_ID,
+    board ? makesBoardColumns(f) : GROUPABLE.has(storedType(id) ?? '') && id !== MAIN_FIELD_ID,
   );
-  const currentType = layout.groupBy ? db.config.fields[layout.groupBy.fieldId]?.type : undefined;
+  const currentType = layout.groupBy ? storedType(layout.groupBy.fieldId) : undefined;
   const current = layout.groupBy?.fieldId;
   if (!db.editable && !current) return null;
   return (
@@ -652,6 +655,40 @@ function GroupButton({ layout }: { layout: DatabaseLayout }) {
                     {choice.label}
                   </MenuItem>
                 ))}
+              </div>
+            )}
+            {layout.type === 'table' && current && (
+              // A table's sub-groups: each group's rows grouped again by another field (docs/api/databases.md «Grouping»).
+              <div role="group" aria-label={t('database.subGroup')} className="db-menu-section">
+                <div className="menu-separator" role="separator" />
+                <div className="db-menu-heading" aria-hidden>
+                  {t('database.subGroup')}
+                </div>
+                <MenuItem
+                  role="menuitemradio"
+                  checked={!layout.groupBy?.sub}
+                  onClick={() => {
+                    close();
+                    void db.saveView(layout.uid, { groupBy: { ...layout.groupBy!, sub: null } });
+                  }}
+                >
+                  {t('database.noSubGroup')}
+                </MenuItem>
+                {candidates
+                  .filter(([id]) => id !== current)
+                  .map(([id, f]) => (
+                    <MenuItem
+                      key={id}
+                      role="menuitemradio"
+                      checked={layout.groupBy?.sub?.fieldId === id}
+                      onClick={() => {
+                        close();
+                        void db.saveView(layout.uid, { groupBy: { ...layout.groupBy!, sub: { fieldId: id } } });
+                      }}
+                    >
+                      {f.name}
+                    </MenuItem>
+                  ))}
               </div>
             )}
           </>

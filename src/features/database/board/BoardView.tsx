@@ -36,6 +36,8 @@ interface PendingMove {
   side: DropSide;
   /** The column it went to held it already (a person's column: a card of several people): it moves there as within a column. */
   wasThere?: boolean;
+  /** Other columns that keep the card (a multi-select card's other options): it does not leave them. */
+  stays?: ColumnValue[];
 }
 
 /** Where the keyboard's focus goes: a card of a column (by its row, or its index there); `n` tells two requests apart. */
@@ -256,10 +258,20 @@ function Board({ layout, fieldId, field, track, t }: BoardProps) {
         return false;
       }
       if (!place) return false;
-      const value = columnCell(field, to);
       const row = storeOf(from)?.rowById(rowId) ?? holders[0]?.rowById(rowId);
+      const value = columnCell(field, to, from, row?.data.values[fieldId]);
+      // A multi-select card stays in its other options' columns.
+      const stays = field.type === 'multiSelect' && Array.isArray(value) ? (value as string[]).filter((option) => option !== to) : [];
       if (row)
-        setPending({ row: same ? row : withCell(row, fieldId, value), from, to, target, side, wasThere: !same && (destination?.indexOf(rowId) ?? -1) >= 0 });
+        setPending({
+          row: same ? row : withCell(row, fieldId, value),
+          from,
+          to,
+          target,
+          side,
+          wasThere: !same && (destination?.indexOf(rowId) ?? -1) >= 0,
+          stays,
+        });
       if (focus) setFocusTo({ column: groupKey(to), rowId, n: Date.now() });
       let written = true;
       try {
@@ -273,7 +285,9 @@ function Board({ layout, fieldId, field, track, t }: BoardProps) {
       if (fixed === 'people') againPeople();
       // Drawn from the stores once they have it where it went: a read of our own move's realtime
       // event may have replaced the one just awaited (a little later, at most a second).
-      const settled = () => same || (holders.every((store) => store === destination || !store.rowById(rowId)) && !!destination?.rowById(rowId));
+      const staying = new Set(stays.map((option) => storeOf(option)));
+      const settled = () =>
+        same || (holders.every((store) => store === destination || staying.has(store) || !store.rowById(rowId)) && !!destination?.rowById(rowId));
       for (let tries = 0; tries < 10 && !settled(); tries += 1) await new Promise((resolve) => setTimeout(resolve, 100));
       setPending((now) => (now?.row.id === rowId ? null : now));
       // The focus lost with the card drawn anew from the stores goes back to it; one the person has
@@ -608,7 +622,7 @@ export function withPending(
   const stored = store.count ?? 0;
   // The card moves within the column it went to: out of its place there, into the new one.
   const within = !!pending && (pending.from === pending.to || pending.wasThere === true);
-  const leaves = !!pending && (value === pending.to ? within : true);
+  const leaves = !!pending && (value === pending.to ? within : !pending.stays?.some((kept) => kept === value));
   const removedAt = pending && leaves ? store.indexOf(pending.row.id) : -1;
   const remaining = stored - (removedAt >= 0 ? 1 : 0);
   let insertAt = -1;

@@ -18,6 +18,18 @@ describe("a column's value as the card's cell", () => {
     expect(columnCell({ type: 'person' }, 'u1')).toEqual(['u1']);
     expect(columnCell({ type: 'person' }, null)).toBeNull();
   });
+
+  test('a multi-select card moved: the option it came from replaced by the column’s, its others kept; to «Без значения»: that option gone', () => {
+    const field = { type: 'multiSelect' as const };
+    expect(columnCell(field, 'b', 'a', ['a', 'x'])).toEqual(['x', 'b']);
+    // Already in the column it goes to (a card of both): it leaves the other one only.
+    expect(columnCell(field, 'b', 'a', ['a', 'b'])).toEqual(['b']);
+    expect(columnCell(field, null, 'a', ['a', 'x'])).toEqual(['x']);
+    expect(columnCell(field, null, 'a', ['a'])).toBeNull();
+    expect(columnCell(field, 'a', null, null)).toEqual(['a']);
+    // A new card in a column.
+    expect(columnCell(field, 'a')).toEqual(['a']);
+  });
 });
 
 describe("a card's cover", () => {

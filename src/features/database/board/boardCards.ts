@@ -11,10 +11,18 @@ export type ColumnValue = string | boolean | null;
 /**
  * The group field's value of a card put in a column (a drop, a keyboard move, a new card): the
  * option, checked or not; for a person field the column's person alone — the people of the column
- * the card came from are replaced, not added to (docs/web-app.md, «Board view»); null: none.
+ * the card came from are replaced, not added to (docs/web-app.md, «Board view»); for a
+ * multi-select field the options it has with the column's in place of the one it came from
+ * (`from`; `current`: the card's options); null: none.
  */
-export function columnCell(field: Pick<DatabaseField, 'type'>, column: ColumnValue): RowValue {
+export function columnCell(field: Pick<DatabaseField, 'type'>, column: ColumnValue, from?: ColumnValue, current?: RowValue): RowValue {
   if (field.type === 'person') return typeof column === 'string' ? [column] : null;
+  if (field.type === 'multiSelect') {
+    // A card moved from one option's column to another's: that option replaced by this one, the others kept (as Notion does).
+    const kept = (Array.isArray(current) ? (current as string[]) : []).filter((id) => id !== from && id !== column);
+    const next = typeof column === 'string' ? [...kept, column] : kept;
+    return next.length > 0 ? next : null;
+  }
   return column;
 }
 

@@ -14,9 +14,11 @@ export interface GroupHeaderProps {
   members: Array<{ id: string; name: string; email: string }>;
   collapsed: boolean;
   onToggle(): void;
+  /** 1: a sub-group's header (indented under its group's). */
+  level?: 0 | 1;
 }
 
-export function GroupHeader({ group, field, top, rowIndex, width, members, collapsed, onToggle }: GroupHeaderProps) {
+export function GroupHeader({ group, field, top, rowIndex, width, members, collapsed, onToggle, level = 0 }: GroupHeaderProps) {
   const { t } = useTranslation('automation');
   if (!group || !field) return null;
   let name = t('database.noValue');
@@ -38,7 +40,13 @@ export function GroupHeader({ group, field, top, rowIndex, width, members, colla
   }
   const toggle = t(collapsed ? 'database.expandGroup' : 'database.collapseGroup', { name });
   return (
-    <div className="db-group" role="row" aria-rowindex={rowIndex} style={{ transform: `translateY(${top}px)`, width }}>
+    <div
+      className={`db-group${level === 1 ? ' is-sub' : ''}`}
+      role="row"
+      aria-rowindex={rowIndex}
+      aria-level={level + 1}
+      style={{ transform: `translateY(${top}px)`, width }}
+    >
       <div className="db-group-label" role="rowheader">
         <button
           type="button"

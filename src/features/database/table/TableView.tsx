@@ -1,7 +1,8 @@
 import { createPortal } from 'react-dom';
 import { useCallback, useId, useLayoutEffect, useMemo, useRef, useState, type CSSProperties, type FocusEvent, type KeyboardEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { hasOptions, optionColor, withNewOptions, type DatabaseLayout } from '../../../../schema/blocks/database';
+import { hasOptions, optionColor, withNewOptions, type DatabaseField, type DatabaseLayout } from '../../../../schema/blocks/database';
+import { asStoredField } from '../../../../schema/formula/field';
 import { newId } from '../../../../schema/ids';
 import { CellEditor } from '../cells/cells';
 import { VirtualBody } from './virtualBody';
@@ -11,7 +12,6 @@ import { gridColumns } from '../fields/columns';
 import { useDatabase } from '../context';
 import { ColumnHeader, AddFieldButton } from '../fields/FieldMenu';
 import { CalculationCell, useCalculations } from './Footer';
-import { groupKey } from '../rows/collapsedGroups';
 import { cellOf, type RowStore } from '../rows/rowStore';
 import { useColumnReorder } from './useColumnReorder';
 import { GroupHeader } from './GroupHeader';
@@ -156,10 +156,12 @@ export function TableView({ layout, savedLayout, onStore, fill, search = '' }: T
     if (!list) return;
     const active = selection.selection;
     if (!shut && active) {
-      const first = list.slice(0, g).reduce((sum, group) => sum + group.count, 0);
-      if (active.focus.row >= first && active.focus.row < first + list[g].count) selection.setSelection(null);
+      const first = list.slice(0, g).reduce((sum, header) => sum + header.rows, 0);
+      // A group's rows: its own, or its sub-groups' (those after it up to the next group).
+      const end = list[g].level === 0 && list[g].rows === 0 ? first + list[g].group.count : first + list[g].rows;
+      if (active.focus.row >= first && active.focus.row < end) selection.setSelection(null);
     }
-    groups.toggleGroup(groupKey(list[g].value));
+    groups.toggleGroup(list[g].key);
   };
   const allChecked = checked.size > 0 && checked.size >= count;
   const hasFooter = columns.length > 0;
@@ -253,12 +255,15 @@ export function TableView({ layout, savedLayout, onStore, fill, search = '' }: T
               const list = groups.groups;
               if (rowIndex === null && grouped && list) {
                 const g = (grouped.itemAt(item.index) as { group: number }).group;
-                const shut = list[g] ? collapsed.has(groupKey(list[g].value)) : false;
+                const header = list[g];
+                const shut = header ? collapsed.has(header.key) : false;
+                const byField = header?.level === 1 ? groups.subField : groupField;
                 return (
                   <GroupHeader
                     key={`g${g}`}
-                    group={list[g]}
-                    field={groupField ? config.fields[groupField] : undefined}
+                    group={header?.group}
+                    level={header?.level ?? 0}
+                    field={byField && config.fields[byField] ? (asStoredField(config.fields, byField) as DatabaseField) : undefined}
                     top={top}
                     rowIndex={item.index + 2}
                     width={totalWidth}

@@ -12,6 +12,7 @@ import {
   tabSelection,
   toTsv,
 } from './gridModel';
+import { gridHeaders } from './useGridLayout';
 
 const size = { rows: 5, cols: 4 };
 
@@ -263,5 +264,57 @@ describe('moving rows', () => {
     expect(gridKeyAction({ key: 'ArrowDown' }, false, checkbox)).toEqual({ type: 'move', dRow: 1, dCol: 0, extend: false });
     expect(gridKeyAction({ key: 'Delete' }, false, checkbox)).toEqual({ type: 'clear' });
     expect(gridKeyAction({ key: 'z', ctrlKey: true }, false, checkbox)).toEqual({ type: 'undo' });
+  });
+});
+
+describe('a table with sub-groups (issue 38)', () => {
+  // Москва (its rows under two sub-groups: 2 and 1), Тверь (1 and 1): headers g0 [g1 g2] g3 [g4 g5].
+  const groups = [
+    { value: 'москва', count: 3, groups: [{ value: 'range:0', count: 2 }, { value: 'range:20', count: 1 }] },
+    { value: 'тверь', count: 2, groups: [{ value: 'range:10', count: 1 }, { value: null, count: 1 }] },
+  ];
+
+  test('the headers: a group, then its sub-groups, each before its rows; a sub-group’s key names its group', () => {
+    expect(gridHeaders(groups).map((h) => [h.level, h.rows, h.key])).toEqual([
+      [0, 0, '"москва"'],
+      [1, 2, '"москва">"range:0"'],
+      [1, 1, '"москва">"range:20"'],
+      [0, 0, '"тверь"'],
+      [1, 1, '"тверь">"range:10"'],
+      [1, 1, '"тверь">null'],
+    ]);
+  });
+
+  test('a collapsed group hides its sub-groups’ headers and rows; a collapsed sub-group its rows alone', () => {
+    const counts = gridHeaders(groups).map((h) => h.rows);
+    const open = groupedLayout(counts);
+    expect(open.size).toBe(6 + 5);
+    expect([0, 1, 2, 3, 4].map((i) => open.itemAt(i))).toEqual([
+      { kind: 'group', group: 0 },
+      { kind: 'group', group: 1 },
+      { kind: 'row', row: 0 },
+      { kind: 'row', row: 1 },
+      { kind: 'group', group: 2 },
+    ]);
+    // Москва collapsed: its two sub-groups hidden (no header) and shut.
+    const shut = groupedLayout(counts, new Set([0, 1, 2]), new Set([1, 2]));
+    expect(shut.size).toBe(1 + 3 + 2);
+    expect([0, 1, 2, 3].map((i) => shut.itemAt(i))).toEqual([
+      { kind: 'group', group: 0 },
+      { kind: 'group', group: 3 },
+      { kind: 'group', group: 4 },
+      { kind: 'row', row: 3 },
+    ]);
+    expect(shut.itemOfRow(1)).toBe(0);
+    expect(shut.isHidden(2)).toBe(true);
+    expect(shut.visibleRow(0, 1)).toBe(3);
+    // One sub-group collapsed: its header stays, its rows go.
+    const sub = groupedLayout(counts, new Set([1]));
+    expect([0, 1, 2, 3].map((i) => sub.itemAt(i))).toEqual([
+      { kind: 'group', group: 0 },
+      { kind: 'group', group: 1 },
+      { kind: 'group', group: 2 },
+      { kind: 'row', row: 2 },
+    ]);
   });
 });

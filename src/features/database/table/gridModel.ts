@@ -236,18 +236,26 @@ export interface GroupedLayout {
 /**
  * Headers before each group's rows; counts as the server gave them (in the view's order). A
  * collapsed group (its index in `collapsed`) is its header alone: its rows keep their positions
- * in the view but take no item.
+ * in the view but take no item. A header in `hidden` (a sub-group of a collapsed group) takes no
+ * item either (its group is collapsed too).
  */
-export function groupedLayout(counts: readonly number[], collapsed: ReadonlySet<number> = new Set()): GroupedLayout {
-  // starts[g]: the item index of group g's header.
+export function groupedLayout(counts: readonly number[], collapsed: ReadonlySet<number> = new Set(), hidden: ReadonlySet<number> = new Set()): GroupedLayout {
+  // starts[g]: the item index of group g's header (a hidden one: where it would be).
   const starts: number[] = [];
   const firstRows: number[] = [];
+  // The groups whose header is drawn, and their headers' items.
+  const shown: number[] = [];
+  const shownStarts: number[] = [];
   let item = 0;
   let row = 0;
   counts.forEach((count, g) => {
     starts.push(item);
     firstRows.push(row);
-    item += 1 + (collapsed.has(g) ? 0 : count);
+    if (!hidden.has(g)) {
+      shown.push(g);
+      shownStarts.push(item);
+    }
+    item += (hidden.has(g) ? 0 : 1) + (collapsed.has(g) ? 0 : count);
     row += count;
   });
   const last = (list: number[], value: number) => {
@@ -270,12 +278,17 @@ export function groupedLayout(counts: readonly number[], collapsed: ReadonlySet<
   return {
     size: item,
     itemAt(index) {
-      const g = last(starts, index);
+      const g = shown[last(shownStarts, index)];
       return index === starts[g] ? { kind: 'group', group: g } : { kind: 'row', row: firstRows[g] + (index - starts[g] - 1) };
     },
     itemOfRow(r) {
       if (counts.length === 0) return r;
       const g = groupOf(r);
+      // Under a hidden header: the drawn header before it (its collapsed group's).
+      if (hidden.has(g)) {
+        for (let k = g - 1; k >= 0; k -= 1) if (!hidden.has(k)) return starts[k];
+        return 0;
+      }
       return collapsed.has(g) ? starts[g] : starts[g] + 1 + (r - firstRows[g]);
     },
     isHidden,

@@ -54,16 +54,47 @@ export function useGridGroups(layout: DatabaseLayout, savedLayout: DatabaseLayou
   }, [db.api, databaseId, layout.uid, groupField, savedLayout, changes, count]);
   // Collapsed groups: a personal preference of this browser (collapsedGroups.ts).
   const [collapsed, toggleGroup] = useCollapsedGroups(databaseId, layout.uid, groupField);
+  const subField = savedLayout.groupBy?.sub?.fieldId;
+  // The headers in the table's order: a group, then its sub-groups' (each before its rows).
+  const headers = useMemo(() => (groups ? gridHeaders(groups) : null), [groups]);
   const grouped = useMemo(() => {
-    if (!groups || !groupField) return null;
+    if (!headers || !groupField) return null;
     const shut = new Set<number>();
-    groups.forEach((g, i) => collapsed.has(groupKey(g.value)) && shut.add(i));
+    const hidden = new Set<number>();
+    let parentShut = false;
+    headers.forEach((header, i) => {
+      if (header.level === 0) parentShut = collapsed.has(header.key);
+      // A sub-group of a collapsed group: no header, no rows.
+      else if (parentShut) hidden.add(i);
+      if (collapsed.has(header.key) || hidden.has(i)) shut.add(i);
+    });
     return groupedLayout(
-      groups.map((g) => g.count),
+      headers.map((header) => header.rows),
       shut,
+      hidden,
     );
-  }, [groups, groupField, collapsed]);
-  return { groupField, groups, collapsed, toggleGroup, grouped, itemCount: grouped ? grouped.size : count };
+  }, [headers, groupField, collapsed]);
+  return { groupField, subField, groups: headers, collapsed, toggleGroup, grouped, itemCount: grouped ? grouped.size : count };
+}
+
+/** A header of a grouped table: its group (a sub-group at level 1), the rows right under it (a group with sub-groups: none), its collapse key. */
+export interface GridHeader {
+  group: WireGroup;
+  level: 0 | 1;
+  rows: number;
+  key: string;
+}
+
+/** The server's groups (with their sub-groups) as the table's headers, in order; a sub-group's key names its group too. */
+export function gridHeaders(groups: readonly WireGroup[]): GridHeader[] {
+  return groups.flatMap((group): GridHeader[] => {
+    const key = groupKey(group.value);
+    if (!group.groups) return [{ group, level: 0, rows: group.count, key }];
+    return [
+      { group, level: 0, rows: 0, key },
+      ...group.groups.map((sub): GridHeader => ({ group: sub, level: 1, rows: sub.count, key: `${key}>${groupKey(sub.value)}` })),
+    ];
+  });
 }
 
 export type GridGroups = ReturnType<typeof useGridGroups>;
