@@ -568,7 +568,8 @@ export function layoutProblems(config: DatabaseConfig, layout: DatabaseLayout): 
   const sub = layout.groupBy?.sub;
   if (sub && !unknown(sub.fieldId, ['groupBy', 'sub', 'fieldId'])) {
     if (layout.type !== 'table') problems.push({ path: ['groupBy', 'sub'], message: 'sub-groups are a table view’s' });
-    else if (sub.fieldId === layout.groupBy!.fieldId) problems.push({ path: ['groupBy', 'sub', 'fieldId'], message: 'a sub-group is by another field than the group' });
+    else if (sub.fieldId === layout.groupBy!.fieldId)
+      problems.push({ path: ['groupBy', 'sub', 'fieldId'], message: 'a sub-group is by another field than the group' });
   }
   if (layout.cover && !unknown(layout.cover.fieldId, ['cover', 'fieldId']) && config.fields[layout.cover.fieldId].type !== 'files')
     problems.push({ path: ['cover', 'fieldId'], message: 'a cover is a files field' });

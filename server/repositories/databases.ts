@@ -1416,7 +1416,15 @@ export async function groupCounts(
   const subField = sub && sub.fieldId !== fieldId && people === undefined ? groupingField(config, databaseId, sub.fieldId) : undefined;
   if (sub && subField) {
     // Both fields' cells of every row, counted by the pair: the groups, then each group's own.
-    const rows = await sql<{ txt: string | null; num: number | null; sample: string | null; stxt: string | null; snum: number | null; ssample: string | null; n: number | string }>`
+    const rows = await sql<{
+      txt: string | null;
+      num: number | null;
+      sample: string | null;
+      stxt: string | null;
+      snum: number | null;
+      ssample: string | null;
+      n: number | string;
+    }>`
       select c.txt as txt, c.num as num, min(c.value) as sample, s.txt as stxt, s.num as snum, min(s.value) as ssample, count(*) as n
       from pages p
       left join database_cells c on c.row_id = p.id and c.field_id = ${fieldId}
@@ -1447,7 +1455,11 @@ export async function groupCounts(
   if (people !== undefined && (field.type === 'person' || field.type === 'multiSelect')) {
     const counts = new Map<string | null, number>();
     for (const cell of cells) for (const one of cell.txt === null ? [null] : listKeyIds(cell.txt)) counts.set(one, (counts.get(one) ?? 0) + cell.n);
-    if (field.type === 'multiSelect') return sortGroups(field, [...counts.entries()].map(([value, count]) => ({ value, count })));
+    if (field.type === 'multiSelect')
+      return sortGroups(
+        field,
+        [...counts.entries()].map(([value, count]) => ({ value, count })),
+      );
     const ids = [...counts.keys()].filter((value): value is string => typeof value === 'string');
     const names = await people(ids);
     const name = (value: string | boolean | null) => (typeof value === 'string' ? (names.get(value) ?? value) : '');
@@ -1502,7 +1514,8 @@ function cellGroup(field: DatabaseField, cell: GroupCell, bucketing: Bucketing):
     return { value: bucket.key, label: bucket.label, order: bucket.order };
   }
   // Texts as stored (folded: «Москва» and «москва» are one group); named as one of them was typed.
-  if (TEXT_GROUPED.has(field.type)) return cell.txt === null ? { value: null } : { value: cell.txt, label: cell.sample === null ? cell.txt : String(JSON.parse(cell.sample)) };
+  if (TEXT_GROUPED.has(field.type))
+    return cell.txt === null ? { value: null } : { value: cell.txt, label: cell.sample === null ? cell.txt : String(JSON.parse(cell.sample)) };
   if (field.type === 'checkbox') return { value: cell.num === 1 };
   return { value: cell.txt === null && cell.num === null ? null : (cell.txt ?? String(cell.num)) };
 }

@@ -262,7 +262,14 @@ describe('a board by a multi-select field (issue 38)', () => {
     expect((await column(db.id, null)).titles).toEqual(['Идея']);
     // «Макет» dragged from «Проверка» to «Сервер»: the web app writes its options with «be» in place of «qa».
     const mockup = made.find((r) => r.data.title === 'Макет')!;
-    expectOk(await api(t, ann, 'POST', `${S}/database/${db.id}/rows/move`, { ids: [mockup.id], placeAfter: null, set: { fieldId: 'tags', value: ['ux', 'be'] }, viewId: 'brd' }));
+    expectOk(
+      await api(t, ann, 'POST', `${S}/database/${db.id}/rows/move`, {
+        ids: [mockup.id],
+        placeAfter: null,
+        set: { fieldId: 'tags', value: ['ux', 'be'] },
+        viewId: 'brd',
+      }),
+    );
     expect((await column(db.id, 'qa')).titles).toEqual(['Релиз']);
     expect((await column(db.id, 'be')).titles.sort()).toEqual(['API', 'Макет', 'Релиз']);
     expect((await column(db.id, 'ux')).titles.sort()).toEqual(['Макет', 'Релиз']);

@@ -185,7 +185,10 @@ test('sub-groups: each group’s rows grouped again by another field, runs withi
   })();
   expect(subRuns.map((run) => run.map((cost) => (cost === null ? null : Math.floor(Number(cost) / 10) * 10)))).toEqual([[0, 0], [20], [10], [null], [0]]);
   // Refused: a sub-group by the group's own field, one by a field there is not, sub-groups on a board.
-  for (const groupBy of [{ fieldId: 'city', sub: { fieldId: 'city' } }, { fieldId: 'city', sub: { fieldId: 'nope' } }]) {
+  for (const groupBy of [
+    { fieldId: 'city', sub: { fieldId: 'city' } },
+    { fieldId: 'city', sub: { fieldId: 'nope' } },
+  ]) {
     const refused = await api(t, cookie, 'POST', `${S}/database/${db}/views/tbl`, { layout: { groupBy } });
     expect(refused.statusCode).toBe(422);
   }

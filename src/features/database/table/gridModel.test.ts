@@ -270,8 +270,22 @@ describe('moving rows', () => {
 describe('a table with sub-groups (issue 38)', () => {
   // Москва (its rows under two sub-groups: 2 and 1), Тверь (1 and 1): headers g0 [g1 g2] g3 [g4 g5].
   const groups = [
-    { value: 'москва', count: 3, groups: [{ value: 'range:0', count: 2 }, { value: 'range:20', count: 1 }] },
-    { value: 'тверь', count: 2, groups: [{ value: 'range:10', count: 1 }, { value: null, count: 1 }] },
+    {
+      value: 'москва',
+      count: 3,
+      groups: [
+        { value: 'range:0', count: 2 },
+        { value: 'range:20', count: 1 },
+      ],
+    },
+    {
+      value: 'тверь',
+      count: 2,
+      groups: [
+        { value: 'range:10', count: 1 },
+        { value: null, count: 1 },
+      ],
+    },
   ];
 
   test('the headers: a group, then its sub-groups, each before its rows; a sub-group’s key names its group', () => {
