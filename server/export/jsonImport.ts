@@ -8,6 +8,7 @@ import { PAGE_TYPES, type PageType } from '../../schema/constants';
 import type { BlockRow, Database, PageRow } from '../db/types';
 import { cellProblem, COMPUTED_FIELD_TYPES, fieldOf, type DatabaseData, type FileRef, type RowValue } from '../../schema/blocks/database';
 import { computeNewRows, raiseSequence } from '../commands/databases/uniqueIds';
+import { recomputeFormulas } from '../commands/databases/formulas';
 import { insertRows } from '../repositories/databases';
 import { COMMENT_LIMITS, commentContentSchema, type CommentToken } from '../../schema/comment';
 import { fitTitle } from '../../schema/text';
@@ -49,6 +50,8 @@ function remap(data: Record<string, unknown>, pages: ReadonlyMap<string, string>
     if (token.link && target) token.link = { href: `/${target}`, pageId: target };
   }
   if (typeof copy.pageId === 'string' && pages.has(copy.pageId)) copy.pageId = pages.get(copy.pageId);
+  // A database's default row template: its copy (one not in the export: none).
+  if (typeof copy.defaultTemplate === 'string') copy.defaultTemplate = pages.get(copy.defaultTemplate) ?? null;
   const remote = copy.remoteData as { fileId?: string } | null | undefined;
   if (remote?.fileId && files.has(remote.fileId)) remote.fileId = files.get(remote.fileId);
   return copy;
@@ -95,7 +98,7 @@ export async function importExport(
   const { document } = input;
   const report: ImportReport = { pages: [], blocks: 0, files: 0, problems: input.files.missing.map((name) => importProblem('', 'fileMissing', { name })) };
   // New ids for pages and database rows alike (a link may point at either); the files have theirs from the plan.
-  const rows = document.pages.flatMap((page) => (page.databases ?? []).flatMap((database) => database.rows));
+  const rows = document.pages.flatMap((page) => (page.databases ?? []).flatMap(rowsAndTemplates));
   const pageIds = new Map([...document.pages, ...rows].map((p) => [p.id, newId()]));
   // The databases' new ids, known before any is made: a relation to another database of the export names its new id (docs/relations.md).
   const exportedDatabases = document.pages.flatMap((page) => page.databases ?? []);
@@ -175,7 +178,7 @@ export interface ImportFilePlan {
 
 /** Which of a document's files go in (`document` as storableValue gives it), and where each will be kept. */
 export function planImportFiles(document: ImportDocument, zipFiles: ReadonlyMap<string, Uint8Array>): ImportFilePlan {
-  const rows = document.pages.flatMap((page) => (page.databases ?? []).flatMap((database) => database.rows));
+  const rows = document.pages.flatMap((page) => (page.databases ?? []).flatMap(rowsAndTemplates));
   const ownerOfFile = new Map<string, string>();
   for (const owner of [...document.pages, ...rows]) {
     for (const fileId of filesShown(owner)) if (!ownerOfFile.has(fileId)) ownerOfFile.set(fileId, owner.id);
@@ -438,7 +441,7 @@ async function insertDatabaseRows(
 ): Promise<void> {
   const { config } = JSON.parse(database.data) as DatabaseData;
   let strangers = 0;
-  const rows = exported.rows.map((row) => {
+  const written = (row: ImportDatabase['rows'][number]) => {
     const values: Record<string, RowValue> = {};
     for (const [fieldId, value] of Object.entries(row.values)) {
       const field = fieldOf(config, fieldId);
@@ -467,9 +470,23 @@ async function insertDatabaseRows(
       else if (!Array.isArray(next) || next.length > 0) values[fieldId] = next;
     }
     return { id: ids.pages.get(row.id)!, title: fitTitle(row.title), icon: row.icon ?? null, values };
-  });
+  };
+  const rows = exported.rows.map(written);
+  const templates = (exported.templates ?? []).map(written);
   if (strangers > 0) report.problems.push(importProblem(holder.title, 'peopleNotMembers', { count: strangers }));
   const made = await insertRows(trx, { database, holder, rows, sortKeys: generateNKeysBetween(null, null, rows.length), userId });
+  // Its row templates (docs/api/databases.md «Row templates»), after the rows: made as templates, no unique ID of theirs.
+  const madeTemplates =
+    templates.length === 0
+      ? []
+      : await insertRows(trx, {
+          database,
+          holder,
+          rows: templates.map(({ values, ...template }) => ({ ...template, values: withoutUniqueIds(config, values) })),
+          sortKeys: generateNKeysBetween(made.length > 0 ? made[made.length - 1].sort_key : null, null, templates.length),
+          userId,
+          templates: true,
+        });
   // Unique IDs: the next row after the highest number brought; a row that brought none gets one.
   for (const [fieldId, field] of Object.entries(config.fields)) if (field.type === 'uniqueId') await raiseSequence(trx, database.id, fieldId);
   await computeNewRows(
@@ -479,5 +496,22 @@ async function insertDatabaseRows(
     made.map((row) => row.id),
     userId,
   );
+  await recomputeFormulas(
+    trx,
+    database.id,
+    config,
+    madeTemplates.map((template) => template.id),
+    userId,
+  );
   for (const [at, row] of exported.rows.entries()) await insertBlocks(trx, made[at].id, row.title, row.blocks, ids, userId, report, new Map());
+  for (const [at, template] of (exported.templates ?? []).entries())
+    await insertBlocks(trx, madeTemplates[at].id, template.title, template.blocks, ids, userId, report, new Map());
+}
+
+/** A database's rows and its row templates (their ids are mapped, their files kept, alike). */
+const rowsAndTemplates = (database: ImportDatabase) => [...database.rows, ...(database.templates ?? [])];
+
+/** Values without unique IDs (a template takes none). */
+function withoutUniqueIds(config: DatabaseData['config'], values: Record<string, RowValue>): Record<string, RowValue> {
+  return Object.fromEntries(Object.entries(values).filter(([fieldId]) => fieldOf(config, fieldId)?.type !== 'uniqueId'));
 }

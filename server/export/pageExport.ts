@@ -26,7 +26,7 @@ import type { ExportFormat } from '../../schema/exportJob';
 import type { CommentAttach, CommentToken } from '../../schema/comment';
 import { peopleNamesFor } from '../commands/databases/people';
 import { databaseCells, databaseCsv } from '../repositories/databaseCsv';
-import { findRowPages, readRows, ViewOrders } from '../repositories/databases';
+import { findRowPages, readRows, templateIdsOf, ViewOrders } from '../repositories/databases';
 import { withReadableRelations } from '../commands/databases/relations';
 import type { WireRow } from '../../schema/database';
 
@@ -63,6 +63,8 @@ type JsonBlock = Pick<WireBlock, 'id' | 'type' | 'data' | 'parentId'>;
 export interface JsonDatabase {
   blockId: string;
   rows: Array<{ id: string; title: string; icon: string | null; values: Record<string, RowValue>; blocks: JsonBlock[] }>;
+  /** Its row templates (docs/api/databases.md «Row templates»), as rows are written. */
+  templates: JsonDatabase['rows'];
 }
 
 /** The page and, with `subpages`, its live descendants (not database rows) the user may read; parents before children. */
@@ -203,7 +205,7 @@ export function exportZip(
         const pageComments = comments ? await jsonComments(db, page.id) : [];
         await takeFiles([
           ...filesShown(blocks),
-          ...databases.flatMap((d) => d.rows.flatMap((row) => [...filesShown(row.blocks), ...filesInValues(row.values)])),
+          ...databases.flatMap((d) => [...d.rows, ...d.templates].flatMap((row) => [...filesShown(row.blocks), ...filesInValues(row.values)])),
           ...pageComments.flatMap((c) => c.attaches.map((a) => a.id)),
         ]);
         const entry: JsonExport['pages'][number] = {
@@ -328,8 +330,7 @@ async function jsonDatabase(db: Kysely<Database>, orders: ViewOrders, blockId: s
   const block = await findBlock(db, blockId);
   if (!block) throw new Error(`no database block ${blockId}`);
   const data = JSON.parse(block.data) as DatabaseData;
-  const rows: JsonDatabase['rows'] = [];
-  for await (const read of rowsInOrder(db, orders, block, data)) {
+  const written = async (read: WireRow): Promise<JsonDatabase['rows'][number]> => {
     // A relation to another database: the rows of it the exporter may read (docs/relations.md).
     const [row] = await withReadableRelations(db, viewerId, block.id, data.config, [read]);
     const values = Object.fromEntries(
@@ -341,10 +342,14 @@ async function jsonDatabase(db: Kysely<Database>, orders: ViewOrders, blockId: s
           (!COMPUTED_FIELD_TYPES.has(data.config.fields[id].type) || data.config.fields[id].type === 'uniqueId'),
       ),
     );
-    rows.push({ id: row.id, title: row.data.title, icon: row.data.icon, values, blocks: (await listPageBlocks(db, row.id)).map(jsonBlock) });
     pageIds.add(row.id);
-  }
-  return { blockId, rows };
+    return { id: row.id, title: row.data.title, icon: row.data.icon, values, blocks: (await listPageBlocks(db, row.id)).map(jsonBlock) };
+  };
+  const rows: JsonDatabase['rows'] = [];
+  for await (const read of rowsInOrder(db, orders, block, data)) rows.push(await written(read));
+  const templates: JsonDatabase['rows'] = [];
+  for (const read of await readRows(db, block.id, await templateIdsOf(db, block.id))) templates.push(await written(read));
+  return { blockId, rows, templates };
 }
 
 /** Rows of a database shown in its page's table in an export (the rest are in its CSV and its rows' files). */

@@ -21,6 +21,15 @@ const blocksSchema = z
   )
   .max(100_000);
 
+/** A database's row (or row template) in `export.json`: its title, icon, written values and blocks. */
+const exportedRowSchema = z.object({
+  id: z.string().min(1).max(128),
+  title: z.string().max(2000),
+  icon: z.string().max(256).nullable().optional(),
+  values: z.record(z.string(), rowValueSchema),
+  blocks: blocksSchema,
+});
+
 const exportSchema = z.object({
   format: z.literal('blocknote-export'),
   version: z.literal(1),
@@ -39,17 +48,9 @@ const exportSchema = z.object({
           .array(
             z.object({
               blockId: z.string().min(1).max(128),
-              rows: z
-                .array(
-                  z.object({
-                    id: z.string().min(1).max(128),
-                    title: z.string().max(2000),
-                    icon: z.string().max(256).nullable().optional(),
-                    values: z.record(z.string(), rowValueSchema),
-                    blocks: blocksSchema,
-                  }),
-                )
-                .max(100_000),
+              rows: z.array(exportedRowSchema).max(100_000),
+              /** Its row templates (docs/api/databases.md «Row templates»); exports before them have none. */
+              templates: z.array(exportedRowSchema).max(1_000).optional(),
             }),
           )
           .max(1_000)

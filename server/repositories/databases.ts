@@ -365,6 +365,34 @@ export interface InsertRowsInput {
 import { ROW_TEMPLATE as ROW_TEMPLATE_STATE } from '../db/types';
 export { ROW_TEMPLATE } from '../db/types';
 
+/** A database's row templates (docs/api/databases.md «Row templates»), in their order. */
+export function listTemplatePages(db: Kysely<Database>, databaseId: string): Promise<Array<Pick<PageRow, 'id' | 'title' | 'icon'>>> {
+  return db
+    .selectFrom('pages')
+    .select(['id', 'title', 'icon'])
+    .where('database_id', '=', databaseId)
+    .where('in_trash', '=', ROW_TEMPLATE_STATE)
+    .orderBy('sort_key')
+    .orderBy('id')
+    .execute();
+}
+
+/** A template's ids, in their order. */
+export async function templateIdsOf(db: Kysely<Database>, databaseId: string): Promise<string[]> {
+  return (await listTemplatePages(db, databaseId)).map((page) => page.id);
+}
+
+/**
+ * A template's values gone for good (its page is deleted by the caller): its cells and the links
+ * its relation cells made; the pictures uploaded into it given to `holderId`'s page (rows made
+ * from it show them still).
+ */
+export async function dropTemplateData(trx: Transaction<Database>, templateId: string, holderId: string): Promise<void> {
+  await trx.updateTable('files').set({ page_id: holderId }).where('page_id', '=', templateId).execute();
+  await trx.deleteFrom('database_cells').where('row_id', '=', templateId).execute();
+  await trx.deleteFrom('row_links').where('from_row', '=', templateId).execute();
+}
+
 /** Row pages and their cells; values must have been checked against the fields. */
 export async function insertRows(trx: Transaction<Database>, input: InsertRowsInput): Promise<PageRow[]> {
   const now = nowIso();

@@ -1,5 +1,6 @@
 import { strFromU8, unzipSync, zipSync } from 'fflate';
 import type { WireBlock } from '../../schema/block';
+import type { WireRow } from '../../schema/database';
 import { BLOCK_DEFINITIONS, codeBlock, type BlockUpgrade } from '../../schema/blocks';
 import { MAIN_FIELD_ID, type DatabaseData } from '../../schema/blocks/database';
 import { newId } from '../../schema/ids';
@@ -624,6 +625,40 @@ test('JSON round trip of two databases related both ways with a rollup: the rela
   expect(fields(loneBlock).tasks.databaseId).toBeUndefined();
   expect(fields(loneBlock).tasks.twoWay).toBeUndefined();
   expect(loneExport.pages[0].databases![0].rows[0].values.tasks).toBeUndefined();
+});
+
+test('JSON round trip of a database’s row templates: their values, titles and content come back as templates, the default one still the default, none a row', async () => {
+  const holder = await createPage(t, owner, { title: 'Встречи', type: 'Database' });
+  const db = body<WireBlock[]>(await api(t, owner.cookie, 'GET', `${S}/note/${holder.id}/blocks`)).data[0].id;
+  expectOk(await api(t, owner.cookie, 'POST', `${S}/database/${db}/fields`, { id: 'place', field: { name: 'Место', type: 'text' } }));
+  expectOk(await api(t, owner.cookie, 'POST', `${S}/database/${db}/fields`, { id: 'num', field: { name: 'Номер', type: 'uniqueId' } }));
+  expectOk(await api(t, owner.cookie, 'POST', `${S}/database/${db}/rows`, { rows: [{ title: 'Планёрка' }] }), 201);
+  const template = expectOk<{ id: string }>(
+    await api(t, owner.cookie, 'POST', `${S}/database/${db}/templates`, { title: 'Созвон', icon: '📞', values: { place: 'Zoom' } }),
+    201,
+  );
+  expectOk(await api(t, owner.cookie, 'POST', `${S}/block`, { pageId: template.id, type: 'text', data: { tokens: [{ text: 'Повестка' }] } }), 201);
+  expectOk(await api(t, owner.cookie, 'POST', `${S}/database/${db}/templates/default`, { templateId: template.id }));
+
+  const zip = (await exported(holder.id, { format: 'json' })).rawPayload;
+  const answer = body<{ page: { id: string }; problems: unknown[] }>(await importJson(zip, { section: 'private' })).data;
+  expect(answer.problems).toEqual([]);
+  const copy = body<WireBlock[]>(await api(t, owner.cookie, 'GET', `${S}/note/${answer.page.id}/blocks`)).data[0].id;
+  const templates = body<Array<{ id: string; title: string; icon: string | null; isDefault: boolean }>>(
+    await api(t, owner.cookie, 'GET', `${S}/database/${copy}/templates`),
+  ).data;
+  expect(templates.map((x) => [x.title, x.icon, x.isDefault])).toEqual([['Созвон', '📞', true]]);
+  expect(templates[0].id).not.toBe(template.id);
+  const blocks = body<WireBlock[]>(await api(t, owner.cookie, 'GET', `${S}/note/${templates[0].id}/blocks`)).data;
+  expect(blocks.map((b) => (b.data as { tokens: Array<{ text: string }> }).tokens[0].text)).toEqual(['Повестка']);
+  // Only the row is a row; a row made from the copied template takes its value and the next number.
+  const listed = body<WireRow[]>(await api(t, owner.cookie, 'GET', `${S}/database/${copy}/rows?${jsonQueryString({ limit: 10 })}`)).data;
+  expect(listed.map((r) => [r.data.title, r.data.values.num])).toEqual([['Планёрка', 1]]);
+  const [fromTemplate] = expectOk<WireRow[]>(
+    await api(t, owner.cookie, 'POST', `${S}/database/${copy}/rows`, { rows: [{ templateId: templates[0].id }] }),
+    201,
+  );
+  expect([fromTemplate.data.title, fromTemplate.data.values.place, fromTemplate.data.values.num]).toEqual(['Созвон', 'Zoom', 2]);
 });
 
 test("JSON with comments: threads, times and files come back; another's comments are the importer's, starting with their author's name and date, reported", async () => {

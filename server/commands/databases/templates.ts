@@ -5,7 +5,7 @@ import type { Database, PageRow } from '../../db/types';
 import type { DomainEvent } from '../../events/events';
 import { invalid, notFound } from '../../errors';
 import { copyPageContent } from '../../repositories/blocks';
-import { ROW_TEMPLATE, databaseData, findRowPages, readRows } from '../../repositories/databases';
+import { ROW_TEMPLATE, databaseData, dropTemplateData, findRowPages, listTemplatePages, readRows } from '../../repositories/databases';
 import { removeSubtreeForever } from '../../repositories/trash';
 import { lockPageRows } from '../../db/locks';
 import { authorizedDatabase, rowsChange } from './database';
@@ -94,14 +94,7 @@ export async function rowsFromTemplates<R extends NewRow>(
 /** A database's templates, in their order (readers of the database). */
 export async function listTemplates(db: Kysely<Database>, userId: string, databaseId: string): Promise<WireRowTemplate[]> {
   const { block, data } = await authorizedDatabase(db, userId, databaseId, 'read');
-  const pages = await db
-    .selectFrom('pages')
-    .select(['id', 'title', 'icon'])
-    .where('database_id', '=', block.id)
-    .where('in_trash', '=', ROW_TEMPLATE)
-    .orderBy('sort_key')
-    .orderBy('id')
-    .execute();
+  const pages = await listTemplatePages(db, block.id);
   return pages.map((page) => ({ id: page.id, title: page.title, icon: page.icon, isDefault: page.id === data.defaultTemplate }));
 }
 
@@ -135,9 +128,7 @@ export async function deleteTemplate(db: Kysely<Database>, changer: Changer, dat
     const [page] = await findRowPages(trx, block.id, [templateId]);
     if (page?.in_trash !== ROW_TEMPLATE) throw notFound('template');
     await lockPageRows(trx, [page.id], 'update');
-    await trx.updateTable('files').set({ page_id: holder.id }).where('page_id', '=', page.id).execute();
-    await trx.deleteFrom('database_cells').where('row_id', '=', page.id).execute();
-    await trx.deleteFrom('row_links').where('from_row', '=', page.id).execute();
+    await dropTemplateData(trx, page.id, holder.id);
     await removeSubtreeForever(trx, page);
   });
   if (databaseData(block).defaultTemplate !== templateId) return [];
