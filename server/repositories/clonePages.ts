@@ -1,7 +1,7 @@
 /* Deep copies of page trees with their blocks (ids remapped inside block data). */
 import type { Transaction } from 'kysely';
 import { newId } from '../../schema/ids';
-import type { BlockRow, Database, PageRow } from '../db/types';
+import { ROW_TEMPLATE, type BlockRow, type Database, type PageRow } from '../db/types';
 import { copySequences } from './databaseRevisions';
 import { copyRowLinks } from './databases';
 import { nowIso } from '../time';
@@ -79,8 +79,11 @@ export async function clonePageTree(trx: Transaction<Database>, input: CloneInpu
     ids.set(block.id, newId());
     if (block.type === 'database') liveDatabases.add(block.id);
   }
-  // Rows of a database come along with it (the live ones of a database still on the page); trashed rows do not.
-  const pages = input.pages.filter((page) => page.database_id === null || (liveDatabases.has(page.database_id) && page.in_trash === 0));
+  // Rows of a database come along with it (the live ones of a database still on the page), and its
+  // row templates (still templates); trashed rows do not.
+  const pages = input.pages.filter(
+    (page) => page.database_id === null || (liveDatabases.has(page.database_id) && (page.in_trash === 0 || page.in_trash === ROW_TEMPLATE)),
+  );
   const keptPages = new Set(pages.map((p) => p.id));
 
   const place: PagePlace = input.parent ? { parent: input.parent } : { workspaceId: input.workspaceId, section: 'private' };
@@ -97,7 +100,7 @@ export async function clonePageTree(trx: Transaction<Database>, input: CloneInpu
       section: isRoot ? (input.parent ? null : 'private') : null,
       path: JSON.stringify([...rootPath, ...below.map((id) => ids.get(id) as string)]),
       is_public: 0,
-      in_trash: 0,
+      in_trash: page.in_trash === ROW_TEMPLATE ? ROW_TEMPLATE : 0,
       created_by: input.userId,
       created_at: now,
       updated_at: now,

@@ -187,3 +187,23 @@ test('readers list templates; only editors make, default or delete them; outside
   expect([bad.statusCode, errorCode(bad)]).toEqual([422, 'validation_failed']);
   expect(expectOk<WireRowTemplate[]>(await api(t, ann.cookie, 'GET', `${S}/database/${block.id}/templates`))).toHaveLength(1);
 });
+
+test('a database page duplicated comes with its templates, still templates, the default the copy’s', async () => {
+  const { block, page } = await database();
+  const template = expectOk<WireRowTemplate>(
+    await api(t, ann.cookie, 'POST', `${S}/database/${block.id}/templates`, { title: 'Баг', values: { priority: 1 } }),
+    201,
+  );
+  expectOk(await api(t, ann.cookie, 'POST', `${S}/block`, { pageId: template.id, type: 'text', data: { tokens: [{ text: 'Шаги' }] } }), 201);
+  expectOk(await api(t, ann.cookie, 'POST', `${S}/database/${block.id}/templates/default`, { templateId: template.id }));
+  const copy = expectOk<WireElement>(await api(t, ann.cookie, 'POST', `${S}/element/${page.id}/page/clone`, { workspaceId: ann.workspaceId }), 201);
+  const copied = (await blocksOf(copy.id)).find((b) => b.type === 'database')!;
+  const templates = expectOk<WireRowTemplate[]>(await api(t, ann.cookie, 'GET', `${S}/database/${copied.id}/templates`));
+  expect(templates.map((x) => [x.title, x.isDefault])).toEqual([['Баг', true]]);
+  expect(templates[0].id).not.toBe(template.id);
+  expect((await blocksOf(templates[0].id)).map((b) => (b.data as { tokens: Array<{ text: string }> }).tokens[0].text)).toEqual(['Шаги']);
+  expect(expectOk<WireElement>(await api(t, ann.cookie, 'GET', `${S}/element/${templates[0].id}`)).rowTemplate).toBe(true);
+  expect(await rows(copied.id)).toEqual([]);
+  // The original's are as they were.
+  expect(expectOk<WireRowTemplate[]>(await api(t, ann.cookie, 'GET', `${S}/database/${block.id}/templates`)).map((x) => x.id)).toEqual([template.id]);
+});

@@ -9,6 +9,7 @@ import { findPage, listDescendants, loadPage, pagePath } from '../../repositorie
 import { clonePageTree } from '../../repositories/clonePages';
 import { findMembership } from '../../repositories/workspaces';
 import { pageExists, treeChange } from './tree';
+import { ROW_TEMPLATE } from '../../db/types';
 import { assertNoRowTemplate } from './trash';
 import type { WithEvents } from '../../events/events';
 
@@ -47,8 +48,9 @@ export async function clonePage(
     const root = await loadPage(trx, source.id);
     assertNotInTrash(root);
 
-    // The copy holds what the caller can see: live descendants they may read, under copied parents.
-    const descendants = (await listDescendants(trx, root)).filter((p) => p.in_trash === 0);
+    // The copy holds what the caller can see: live descendants they may read, under copied parents
+    // (a database's row templates too: docs/api/databases.md «Row templates»).
+    const descendants = (await listDescendants(trx, root)).filter((p) => p.in_trash === 0 || p.in_trash === ROW_TEMPLATE);
     const levels = await pageAccessLevels(trx, userId, descendants);
     const copied = new Set([root.id]);
     const pages = [root];
