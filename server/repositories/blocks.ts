@@ -4,7 +4,7 @@ import type { BlockData, WireBlock } from '../../schema/block';
 import { valuesFitting, type BlockWireType, type DatabaseConfig, type RowValue } from '../../schema/blocks';
 import { newId } from '../../schema/ids';
 import { presentBlockRow } from '../presenters';
-import type { BlockRow, Database } from '../db/types';
+import type { BlockRow, Database, PageRow } from '../db/types';
 import { isPostgres } from '../db/connect';
 import { inChunks } from '../db/inChunks';
 import { bumpRevisions, ROWS_REVISION } from './databaseRevisions';
@@ -726,7 +726,14 @@ async function insertCopies(
       .values(copies.slice(i, i + 100))
       .execute();
   for (const copy of copies) if (copy.type === 'database') await syncDatabaseLayouts(trx, copy.id, copy.data, now);
-  for (const [from, to] of newIds) if (originals.get(from)?.type === 'database') await cloneDatabaseRows(trx, from, to, userId, renamedViews.get(to));
+  // The copied databases' rows go under the page holding the copy (another page than the original's for a row made from a template).
+  const holders = new Map<string, PageRow | undefined>();
+  for (const [from, to] of newIds) {
+    if (originals.get(from)?.type !== 'database') continue;
+    const pageId = copies.find((copy) => copy.id === to)!.page_id;
+    if (!holders.has(pageId)) holders.set(pageId, await trx.selectFrom('pages').selectAll().where('id', '=', pageId).executeTakeFirst());
+    await cloneDatabaseRows(trx, from, to, userId, renamedViews.get(to), holders.get(pageId));
+  }
 }
 
 /**

@@ -896,7 +896,10 @@ function sortPlan(config: DatabaseConfig, sorts: readonly ViewSort[], postgres: 
                 options.map((o, i) => sql`when ${o.id} then ${i}`),
                 sql.raw(' '),
               )} else null end)`;
-      } else if (['number', 'checkbox', 'date'].includes(field.type)) {
+      } else if (field.type === 'checkbox') {
+        // A box never ticked is an unticked one (as its group and its filter say).
+        key = sql`coalesce(${alias}.num, 0)`;
+      } else if (['number', 'date'].includes(field.type)) {
         key = sql`${alias}.num`;
       } else {
         key = sql`${alias}.txt`;
@@ -1464,8 +1467,10 @@ export async function groupCounts(
       rows.rows.map((row) => ({ txt: row.txt, num: row.num, sample: row.sample, n: Number(row.n) })),
       bucketing,
     );
+    // Each pair's group worked out once.
+    const groupOf = rows.rows.map((row) => cellGroup(field, { txt: row.txt, num: row.num, sample: row.sample, n: 0 }, bucketing).value);
     return groups.map((group) => {
-      const inGroup = rows.rows.filter((row) => cellGroup(field, { txt: row.txt, num: row.num, sample: row.sample, n: 0 }, bucketing).value === group.value);
+      const inGroup = rows.rows.filter((_row, at) => groupOf[at] === group.value);
       const groups = foldGroups(
         subField,
         inGroup.map((row) => ({ txt: row.stxt, num: row.snum, sample: row.ssample, n: Number(row.n) })),
@@ -1601,6 +1606,8 @@ export async function cloneDatabaseRows(
   toId: string,
   userId: string,
   views: ReadonlyMap<string, string> = new Map(),
+  /** The page holding the copy, when another than the original's (a row made from a template): the rows go under it. */
+  holder?: PageRow,
 ): Promise<number> {
   const now = nowIso();
   let copied = 0;
@@ -1643,6 +1650,7 @@ export async function cloneDatabaseRows(
       ...FRESH_PAGE_STATE,
       id: ids.get(row.id)!,
       database_id: toId,
+      ...(holder ? { parent_id: holder.id, path: JSON.stringify(childPath(holder)), workspace_id: holder.workspace_id } : {}),
       is_public: 0,
       created_by: userId,
       created_at: now,

@@ -200,3 +200,29 @@ test('sub-groups: each group’s rows grouped again by another field, runs withi
   const after = expectOk<WireBlock>(await api(t, cookie, 'DELETE', `${S}/database/${db}/fields/cost`));
   expect((after.data as DatabaseData).view.layouts[0].groupBy).toEqual({ fieldId: 'city', sub: null });
 });
+
+test('a box never ticked runs with the unticked ones; no sub-groups under a date’s or a number’s groups (their buckets do not run by sub-group)', async () => {
+  const db = await tasks([{ city: 'А' }, { city: 'Б' }, { city: 'В' }]);
+  expectOk(await api(t, cookie, 'POST', `${S}/database/${db}/fields`, { id: 'done', field: { name: 'Готово', type: 'checkbox' } }));
+  const rows = expectOk<WireRow[]>(await api(t, cookie, 'GET', `${S}/database/${db}/rows?${q({ limit: 10 })}`));
+  const byTitle = Object.fromEntries(rows.map((r) => [r.data.title, r.id]));
+  expectOk(await api(t, cookie, 'POST', `${S}/row/${byTitle['Задача 1']}/cells/done`, { value: false, version: 0 }));
+  expectOk(await api(t, cookie, 'POST', `${S}/row/${byTitle['Задача 2']}/cells/done`, { value: true, version: 0 }));
+  // Задача 3 never ticked.
+  const byBox = await grouped(db, { fieldId: 'done' });
+  expect(byBox.groups.map((g) => [g.value, g.count])).toEqual([
+    [false, 2],
+    [true, 1],
+  ]);
+  expect(runs(byBox.groups, byBox.rows).map((run) => run.sort())).toEqual([['Задача 1', 'Задача 3'], ['Задача 2']]);
+  for (const groupBy of [
+    { fieldId: 'due', sub: { fieldId: 'city' } },
+    { fieldId: 'cost', sub: { fieldId: 'city' } },
+  ]) {
+    const refused = await api(t, cookie, 'POST', `${S}/database/${db}/views/tbl`, { layout: { groupBy } });
+    expect([refused.statusCode, (refused.json() as { errors: Array<{ details: Array<{ path: string }> }> }).errors[0].details[0].path]).toEqual([
+      422,
+      'layout.groupBy.sub',
+    ]);
+  }
+});

@@ -207,3 +207,66 @@ test('a database page duplicated comes with its templates, still templates, the 
   // The original's are as they were.
   expect(expectOk<WireRowTemplate[]>(await api(t, ann.cookie, 'GET', `${S}/database/${block.id}/templates`)).map((x) => x.id)).toEqual([template.id]);
 });
+
+test('a template with a database in its content: rows made from it hold their own copy, which outlives the template; guards', async () => {
+  const { block } = await database();
+  const template = expectOk<WireRowTemplate>(await api(t, ann.cookie, 'POST', `${S}/database/${block.id}/templates`, { title: 'Проект' }), 201);
+  // An inline database with a row, in the template's content.
+  const inner = expectOk<WireBlock>(
+    await api(t, ann.cookie, 'POST', `${S}/block`, {
+      pageId: template.id,
+      type: 'database',
+      data: {
+        config: { fields: { [MAIN_FIELD_ID]: { name: 'Пункт', type: 'text' } } },
+        view: { layouts: [{ uid: 'iv', type: 'table', orderedFields: [{ fieldId: MAIN_FIELD_ID, isWrap: false }] }] },
+      },
+    }),
+    201,
+  );
+  expectOk(await api(t, ann.cookie, 'POST', `${S}/database/${inner.id}/rows`, { rows: [{ title: 'Пункт 1' }] }), 201);
+  const [row] = expectOk<WireRow[]>(await api(t, ann.cookie, 'POST', `${S}/database/${block.id}/rows`, { rows: [{ templateId: template.id }] }), 201);
+  const copied = (await blocksOf(row.id)).find((b) => b.type === 'database')!;
+  const innerRows = async () => expectOk<WireRow[]>(await api(t, ann.cookie, 'GET', `${S}/database/${copied.id}/rows?${q({ limit: 10 })}`));
+  const [item] = await innerRows();
+  expect(item.data.title).toBe('Пункт 1');
+  // The copy's row lives under the row made, not under the template.
+  expect(expectOk<WireElement>(await api(t, ann.cookie, 'GET', `${S}/element/${item.id}`)).parentId).toBe(row.id);
+  // A page under the template: it is not deleted with it (moved out first); a template is not moved.
+  const under = expectOk<WireElement>(await api(t, ann.cookie, 'POST', `${S}/element/${template.id}/children`, { title: 'Заметки' }), 201);
+  const refused = await api(t, ann.cookie, 'DELETE', `${S}/database/${block.id}/templates/${template.id}`);
+  expect([refused.statusCode, errorCode(refused)]).toEqual([422, 'validation_failed']);
+  expectOk(await api(t, ann.cookie, 'POST', `${S}/element/${under.id}/move`, { dst: 'private', placeAfter: null }));
+  const moved = await api(t, ann.cookie, 'POST', `${S}/element/${template.id}/move`, { dst: 'private', placeAfter: null });
+  expect([moved.statusCode, errorCode(moved)]).toEqual([422, 'database.row_template']);
+  expectOk(await api(t, ann.cookie, 'DELETE', `${S}/database/${block.id}/templates/${template.id}`));
+  expect((await innerRows()).map((r) => r.data.title)).toEqual(['Пункт 1']);
+  // At most TEMPLATE_ROWS_PER_REQUEST rows from templates a request.
+  const other = expectOk<WireRowTemplate>(await api(t, ann.cookie, 'POST', `${S}/database/${block.id}/templates`, { title: 'Ещё' }), 201);
+  const many = await api(t, ann.cookie, 'POST', `${S}/database/${block.id}/rows`, { rows: Array.from({ length: 101 }, () => ({ templateId: other.id })) });
+  expect([many.statusCode, errorCode(many)]).toEqual([422, 'validation_failed']);
+});
+
+test('a two-way relation written on a template names nothing in the other database', async () => {
+  const { block } = await database();
+  const other = await database();
+  expectOk(
+    await api(t, ann.cookie, 'POST', `${S}/database/${block.id}/fields`, {
+      id: 'links',
+      field: { name: 'Связи', type: 'relation', databaseId: other.block.id, twoWay: { fieldId: 'back' } },
+    }),
+  );
+  const [target] = expectOk<WireRow[]>(await api(t, ann.cookie, 'POST', `${S}/database/${other.block.id}/rows`, { rows: [{ title: 'Цель' }] }), 201);
+  const template = expectOk<WireRowTemplate>(await api(t, ann.cookie, 'POST', `${S}/database/${block.id}/templates`, { title: 'Шаблон' }), 201);
+  expectOk(await api(t, ann.cookie, 'POST', `${S}/row/${template.id}/cells/links`, { value: [target.id], version: 0 }));
+  const stored = await t.app.db.selectFrom('database_cells').select('value').where('row_id', '=', target.id).where('field_id', '=', 'back').executeTakeFirst();
+  expect(stored).toBeUndefined();
+  // A row made from it does name the target, both ways.
+  const [row] = expectOk<WireRow[]>(await api(t, ann.cookie, 'POST', `${S}/database/${block.id}/rows`, { rows: [{ templateId: template.id }] }), 201);
+  const back = await t.app.db
+    .selectFrom('database_cells')
+    .select('value')
+    .where('row_id', '=', target.id)
+    .where('field_id', '=', 'back')
+    .executeTakeFirstOrThrow();
+  expect(JSON.parse(back.value)).toEqual([row.id]);
+});

@@ -8,6 +8,7 @@ import { requestOrigin } from '../realtime/sockets';
 import { envelope } from '../presenters';
 import { createTemplate, deleteTemplate, listTemplates, setDefaultTemplate } from '../commands/databases/templates';
 import type { Changer } from '../commands/databases/structure';
+import { removeStoredFiles } from '../files/store';
 
 const databaseParams = z.object({ id: z.string().min(1).max(128) }).strict();
 const templateParams = databaseParams.extend({ templateId: z.string().min(1).max(128) });
@@ -65,7 +66,9 @@ export async function databaseTemplateRoutes(server: FastifyInstance) {
     { schema: { tags: ['databases'], summary: 'Delete a row template for good (rows made from it keep what they took)', params: templateParams } },
     async (request) => {
       const changer = changerOf(request);
-      await app.events.dispatch(await deleteTemplate(app.db, changer, request.params.id, request.params.templateId), changer.origin);
+      const { events, storageKeys } = await deleteTemplate(app.db, changer, request.params.id, request.params.templateId);
+      await removeStoredFiles(app.fileStore, storageKeys, request.log);
+      await app.events.dispatch(events, changer.origin);
       return envelope({ id: request.params.templateId, status: 'success' });
     },
   );

@@ -23,6 +23,7 @@ import {
 } from '../../schema/database';
 import { chartQueryShape } from '../../schema/databaseChart';
 import { jsonQuery } from '../../schema/query';
+import { takesSubGroups } from '../../schema/formula/field';
 import { CLIENT_ID_HEADER } from '../../schema/realtime';
 import { isPostgres } from '../db/connect';
 import type { BlockRow } from '../db/types';
@@ -213,13 +214,17 @@ export async function databaseRoutes(server: FastifyInstance, { limits }: { limi
     return new Set([...naming].filter(([, rows]) => rows.some((row) => shown.has(row))).map(([id]) => id));
   }
 
+  /** Whether a view's groups have their sub-groups: a table's, not under a date's or a number's buckets (a field retyped since: none). */
+  const subGroupsOf = (data: DatabaseData, layout: DatabaseLayout) =>
+    !!layout.groupBy?.sub && layout.type === 'table' && takesSubGroups(data.config.fields, layout.groupBy.fieldId);
+
   /** What a rows query reads: the view's filter and sorts (its group first), replaced by what the query gives. */
   function rowQueryOf(data: DatabaseData, query: z.infer<typeof rowsQuerySchema>): RowQuery {
     const layout = query.viewId ? layoutOf(data, query.viewId) : undefined;
     const sorts = query.sorts ?? layout?.sorts ?? [];
     // Grouped: by the group first, then by the sub-group (a table's), so each makes one run of rows.
     const group = layout?.groupBy
-      ? [layout.groupBy.fieldId, ...(layout.groupBy.sub ? [layout.groupBy.sub.fieldId] : [])].map((fieldId) => ({ fieldId, direction: 'asc' as const }))
+      ? [layout.groupBy.fieldId, ...(subGroupsOf(data, layout) ? [layout.groupBy.sub!.fieldId] : [])].map((fieldId) => ({ fieldId, direction: 'asc' as const }))
       : [];
     const filter = query.filter !== undefined ? query.filter : (layout?.filter ?? null);
     for (const sort of [...sorts, ...group]) if (!fieldOf(data.config, sort.fieldId)) throw invalid(`no field ${sort.fieldId}`);
@@ -465,7 +470,7 @@ export async function databaseRoutes(server: FastifyInstance, { limits }: { limi
       // Dates by day, week, month, year or relative to today (days as in the formulas' zone), numbers by ranges.
       const { by, step, sub } = layout.groupBy;
       const buckets = { by, step, timeZone: formulaTimeZone(), now: Date.now() };
-      const subGroups = sub && layout.type === 'table' ? { fieldId: sub.fieldId, by: sub.by, step: sub.step } : undefined;
+      const subGroups = sub && subGroupsOf(data, layout) ? { fieldId: sub.fieldId, by: sub.by, step: sub.step } : undefined;
       return envelope(
         await groupCounts(app.db, data.config, block.id, rowQueryOf(data, { viewId: layout.uid }), layout.groupBy.fieldId, people, buckets, subGroups),
       );

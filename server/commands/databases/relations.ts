@@ -5,7 +5,7 @@ import { ERROR_CODES } from '../../../schema/errors';
 import { allows } from '../../../schema/policies/page';
 import { inChunks } from '../../db/inChunks';
 import { lockFor, lockPageRows } from '../../db/locks';
-import type { BlockRow, Database, PageRow } from '../../db/types';
+import { ROW_TEMPLATE, type BlockRow, type Database, type PageRow } from '../../db/types';
 import { AppError, invalid } from '../../errors';
 import { pageAccessLevels } from '../../policies/page';
 import type { DomainEvent } from '../../events/events';
@@ -355,10 +355,23 @@ export async function syncMirrors(
   written: ReadonlyArray<{ rowId: string; fieldId: string; value: RowValue }>,
 ): Promise<DomainEvent[]> {
   const events: DomainEvent[] = [];
+  // A row template names nobody in the other database's mirror (docs/api/databases.md «Row templates»).
+  let templates: Set<string> | null = null;
   for (const fieldId of new Set(written.map((cell) => cell.fieldId))) {
     const mirror = await mirrorOf(trx, databaseId, fieldId, fieldOf(config, fieldId));
     if (!mirror) continue;
-    const cells = written.filter((cell) => cell.fieldId === fieldId);
+    templates ??= new Set(
+      (
+        await findRowPages(
+          trx,
+          databaseId,
+          written.map((cell) => cell.rowId),
+        )
+      )
+        .filter((page) => page.in_trash === ROW_TEMPLATE)
+        .map((page) => page.id),
+    );
+    const cells = written.filter((cell) => cell.fieldId === fieldId && !templates!.has(cell.rowId));
     // The other side's cells to change: row → the rows of ours to add and take out.
     const plan = new Map<string, { add: Set<string>; drop: Set<string> }>();
     const planOf = (id: string) => plan.get(id) ?? plan.set(id, { add: new Set(), drop: new Set() }).get(id)!;

@@ -44,6 +44,7 @@ import { findPage } from '../../repositories/pages';
 import { nowIso } from '../../time';
 import { authorizedDatabase } from './database';
 import { assertFormulasHold, formulaPlan } from './formulas';
+import { takesSubGroups } from '../../../schema/formula/field';
 import { recomputeAllFormulas, wakeFormulaJobs } from './formulaJobs';
 import { checkedRelationField, syncMirrors } from './relations';
 import { checkedRollupField, databasesReading, holderOf, rollupFieldsOf, rollupsReading } from './rollups';
@@ -521,6 +522,7 @@ export function addView(db: Kysely<Database>, changer: Changer, databaseId: stri
         throw invalid('orderOf is not a view of this database', [{ path: 'orderOf', message: 'no such view' }]);
       await copyViewKeys(trx, id, orderOf, layout.uid);
     }
+    assertSubGroups(data.config, layout);
     const layouts = [...copyView(data.view).layouts];
     const at = placeAfter ? layouts.findIndex((l) => l.uid === placeAfter) : -1;
     if (at >= 0) layouts.splice(at + 1, 0, layout);
@@ -528,6 +530,14 @@ export function addView(db: Kysely<Database>, changer: Changer, databaseId: stri
     else layouts.push(layout);
     return { data: { ...data, view: { layouts } } };
   });
+}
+
+/** 422: sub-groups under a date's or a number's groups (their buckets' rows do not run by sub-group). */
+function assertSubGroups(config: DatabaseConfig, layout: DatabaseLayout): void {
+  if (layout.groupBy?.sub && !takesSubGroups(config.fields, layout.groupBy.fieldId))
+    throw invalid('no sub-groups under a date’s or a number’s groups yet', [
+      { path: 'layout.groupBy.sub', message: 'group by another field, or sub-group without the date or number' },
+    ]);
 }
 
 /** A view made into another type: a form no longer (its form settings go), or a form now (asking for the columns forms ask for). */
@@ -545,6 +555,10 @@ export function updateView(db: Kysely<Database>, changer: Changer, databaseId: s
   return changeDatabase(db, changer, databaseId, async (data) => {
     layoutOf(data, viewId);
     const layouts = copyView(data.view).layouts.map((l) => (l.uid === viewId ? retyped(data.config, l, { ...l, ...layout, uid: l.uid }) : l));
+    assertSubGroups(
+      data.config,
+      layouts.find((l) => l.uid === viewId)!,
+    );
     return { data: { ...data, view: { layouts } } };
   });
 }

@@ -7,6 +7,7 @@ import { invalid, notFound } from '../../errors';
 import { copyPageContent } from '../../repositories/blocks';
 import { ROW_TEMPLATE, databaseData, dropTemplateData, findRowPages, listTemplatePages, readRows } from '../../repositories/databases';
 import { removeSubtreeForever } from '../../repositories/trash';
+import { listDescendants } from '../../repositories/pages';
 import { lockPageRows } from '../../db/locks';
 import { authorizedDatabase, rowsChange } from './database';
 import { recomputeFormulas } from './formulas';
@@ -21,6 +22,9 @@ import { changeDatabase, type Changer, type StructureOutcome } from './structure
  * and cover unless given, and a copy of its content. `defaultTemplate` in the database's data
  * names the one «Новая строка» starts from.
  */
+
+/** Rows made from templates in one request at most (each copies its template's content). */
+export const TEMPLATE_ROWS_PER_REQUEST = 100;
 
 /** A template read to make rows from: its page and its values (the ones a row can be given). */
 interface Template {
@@ -64,6 +68,9 @@ export async function rowsFromTemplates<R extends NewRow>(
 ): Promise<{ rows: R[]; copy: (trx: Transaction<Database>, made: readonly { id: string }[], userId: string) => Promise<void> }> {
   const named = [...new Set(rows.flatMap((row) => (row.templateId ? [row.templateId] : [])))];
   if (named.length === 0) return { rows: [...rows], copy: async () => {} };
+  // Each copies the template's content: a bounded number a request.
+  if (rows.filter((row) => row.templateId).length > TEMPLATE_ROWS_PER_REQUEST)
+    throw invalid(`at most ${TEMPLATE_ROWS_PER_REQUEST} rows from templates a request`, [{ path: 'rows', message: 'too many rows from templates' }]);
   const templates = await templatesAmong(db, databaseId, data, named);
   rows.forEach((row, at) => {
     if (row.templateId && !templates.has(row.templateId))
@@ -81,10 +88,18 @@ export async function rowsFromTemplates<R extends NewRow>(
     };
   });
   const copy = async (trx: Transaction<Database>, made: readonly { id: string }[], userId: string) => {
+    // Under the database's lock (rowsChange), as a template's deletion is: deleted since it was read, refused.
+    const still = new Set((await findRowPages(trx, databaseId, [...templates.keys()])).filter((page) => page.in_trash === ROW_TEMPLATE).map((page) => page.id));
+    rows.forEach((row, at) => {
+      if (row.templateId && !still.has(row.templateId))
+        throw invalid('the row template was deleted', [{ path: `rows.${at}.templateId`, message: 'not a row template of this database' }]);
+    });
     for (const [templateId, template] of templates) {
       const ids = made.filter((_row, at) => rows[at].templateId === templateId).map((row) => row.id);
       if (ids.length === 0) continue;
-      if (template.page.cover !== null) await trx.updateTable('pages').set({ cover: template.page.cover }).where('id', 'in', ids).execute();
+      // A cover of the library or a link; a picture uploaded into the template is its page's file, not the rows' (left out).
+      if (template.page.cover !== null && (JSON.parse(template.page.cover) as { contentType?: string }).contentType !== 'FileCover')
+        await trx.updateTable('pages').set({ cover: template.page.cover }).where('id', 'in', ids).execute();
       await copyPageContent(trx, templateId, ids, userId);
     }
   };
@@ -122,17 +137,26 @@ export async function setDefaultTemplate(db: Kysely<Database>, changer: Changer,
  * uploaded into it stay, given to the database's page — rows made from it show them still.
  * The default, when it was, is none now. 404 for anything but a template of this database.
  */
-export async function deleteTemplate(db: Kysely<Database>, changer: Changer, databaseId: string, templateId: string): Promise<DomainEvent[]> {
+export async function deleteTemplate(
+  db: Kysely<Database>,
+  changer: Changer,
+  databaseId: string,
+  templateId: string,
+): Promise<{ events: DomainEvent[]; storageKeys: string[] }> {
   const { block, holder } = await authorizedDatabase(db, changer.userId, databaseId, 'edit');
-  await rowsChange(db, holder, async (trx) => {
+  const { storageKeys } = await rowsChange(db, holder, async (trx) => {
     const [page] = await findRowPages(trx, block.id, [templateId]);
     if (page?.in_trash !== ROW_TEMPLATE) throw notFound('template');
     await lockPageRows(trx, [page.id], 'update');
+    // Pages made under it are not the database editor's to delete for good: moved out first (the
+    // rows of a database in its content are its content: they go with it).
+    if ((await listDescendants(trx, page)).some((below) => below.database_id === null))
+      throw invalid('the template has pages under it: move them out first', [{ path: 'templateId', message: 'pages under the template' }]);
     await dropTemplateData(trx, page.id, holder.id);
-    await removeSubtreeForever(trx, page);
+    return removeSubtreeForever(trx, page);
   });
-  if (databaseData(block).defaultTemplate !== templateId) return [];
-  return (await setDefaultTemplate(db, changer, databaseId, null)).events;
+  if (databaseData(block).defaultTemplate !== templateId) return { events: [], storageKeys };
+  return { events: (await setDefaultTemplate(db, changer, databaseId, null)).events, storageKeys };
 }
 
 /** A template's formulas, computed as a row's are (it takes no unique ID: a row made from it does). */

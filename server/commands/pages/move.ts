@@ -11,6 +11,7 @@ import { listPagesAt, loadPage, pagePath, type PagePlace, placePage } from '../.
 import { sortKeyAfter } from '../../repositories/pageOrder';
 import { findMembership } from '../../repositories/workspaces';
 import { changeAtPage, siblingToPlaceAfter } from './tree';
+import { assertNoRowTemplate } from './trash';
 import type { WithEvents } from '../../events/events';
 
 /**
@@ -32,6 +33,8 @@ export async function movePage(
   const done = await changeAtPage(db, pageId, async (trx, current) => {
     await authorizePage(trx, userId, current, 'manage');
     assertNotInTrash(current);
+    // A database's row template stays with its database (docs/api/databases.md «Row templates»).
+    assertNoRowTemplate(current);
     let place: PagePlace;
     if ((MOVE_SECTION_IDS as readonly string[]).includes(dst)) {
       const section = dst as 'private' | 'all';

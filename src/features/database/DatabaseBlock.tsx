@@ -73,7 +73,7 @@ const ChartView = ChartChunk;
 const CalendarView = CalendarChunk;
 
 /** Field types a view can be grouped by. */
-const GROUPABLE = new Set(['select', 'status', 'checkbox', 'person', 'createdBy', 'date', 'number', 'text', 'url', 'email', 'phone']);
+const GROUPABLE = new Set(['select', 'status', 'checkbox', 'person', 'date', 'number', 'text', 'url', 'email', 'phone']);
 /** A number field's group ranges to choose from. */
 const GROUP_STEPS = [1, 10, 100, 1000, 10000] as const;
 
@@ -657,7 +657,7 @@ function GroupButton({ layout }: { layout: DatabaseLayout }) {
                 ))}
               </div>
             )}
-            {layout.type === 'table' && current && (
+            {layout.type === 'table' && current && currentType !== 'date' && currentType !== 'number' && (
               // A table's sub-groups: each group's rows grouped again by another field (docs/api/databases.md «Grouping»).
               <div role="group" aria-label={t('database.subGroup')} className="db-menu-section">
                 <div className="menu-separator" role="separator" />

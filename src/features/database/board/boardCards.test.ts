@@ -19,12 +19,12 @@ describe("a column's value as the card's cell", () => {
     expect(columnCell({ type: 'person' }, null)).toBeNull();
   });
 
-  test('a multi-select card moved: the option it came from replaced by the column’s, its others kept; to «Без значения»: that option gone', () => {
+  test('a multi-select card moved: the option it came from replaced by the column’s, its others kept; to «Без значения»: none left', () => {
     const field = { type: 'multiSelect' as const };
     expect(columnCell(field, 'b', 'a', ['a', 'x'])).toEqual(['x', 'b']);
     // Already in the column it goes to (a card of both): it leaves the other one only.
     expect(columnCell(field, 'b', 'a', ['a', 'b'])).toEqual(['b']);
-    expect(columnCell(field, null, 'a', ['a', 'x'])).toEqual(['x']);
+    expect(columnCell(field, null, 'a', ['a', 'x'])).toBeNull();
     expect(columnCell(field, null, 'a', ['a'])).toBeNull();
     expect(columnCell(field, 'a', null, null)).toEqual(['a']);
     // A new card in a column.
