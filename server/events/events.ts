@@ -26,7 +26,7 @@ export type DomainEvent =
       kind: 'cellsWritten';
       holderId: string;
       databaseId: string;
-      rows: ReadonlyMap<string, Pick<PageRow, 'id' | 'title' | 'icon' | 'cover'>>;
+      rows: ReadonlyMap<string, Pick<PageRow, 'id' | 'title' | 'icon' | 'cover' | 'in_trash'>>;
       written: readonly WrittenCell[];
       changes: readonly CellChange[];
       /** Fields whose cells go out per reader (relations to another database, docs/relations.md): the views read those rows again instead. */

@@ -988,7 +988,7 @@ function groupSql(config: DatabaseConfig, fieldId: string, value: string | boole
   if (value === false) return sql<SqlBool>`not ${cell(sql`c.num = 1`)}`;
   if (value === null) return sql<SqlBool>`not ${cell(sql`(c.txt is not null or c.num is not null)`)}`;
   const type = fieldOf(config, fieldId)?.type;
-  if (type === 'person' || type === 'multiSelect') return cell(listHas(value));
+  if (type === 'person' || type === 'multiSelect' || type === 'relation') return cell(listHas(value));
   return cell(sql`c.txt = ${value}`);
 }
 
@@ -1484,8 +1484,8 @@ export async function groupCounts(
     from pages p left join database_cells c on c.row_id = p.id and c.field_id = ${fieldId}
     where ${where} group by c.txt, c.num`.execute(db);
   const cells = rows.rows.map((row) => ({ txt: row.txt, num: row.num, sample: row.sample, n: Number(row.n) }));
-  // A board's columns by a person or multi-select field: a card in each of its people's or options' columns.
-  if (people !== undefined && (field.type === 'person' || field.type === 'multiSelect')) {
+  // A board's columns by a person, multi-select or relation field: a card in each of its people's, options' or related rows' columns.
+  if (people !== undefined && (field.type === 'person' || field.type === 'multiSelect' || field.type === 'relation')) {
     const counts = new Map<string | null, number>();
     for (const cell of cells) for (const one of cell.txt === null ? [null] : listKeyIds(cell.txt)) counts.set(one, (counts.get(one) ?? 0) + cell.n);
     if (field.type === 'multiSelect')
@@ -1493,6 +1493,7 @@ export async function groupCounts(
         field,
         [...counts.entries()].map(([value, count]) => ({ value, count })),
       );
+    if (field.type === 'relation') return relatedGroups(db, databaseId, counts);
     const ids = [...counts.keys()].filter((value): value is string => typeof value === 'string');
     const names = await people(ids);
     const name = (value: string | boolean | null) => (typeof value === 'string' ? (names.get(value) ?? value) : '');
@@ -1506,6 +1507,20 @@ export async function groupCounts(
       );
   }
   return foldGroups(field, cells, bucketing);
+}
+
+/**
+ * A board's columns by a relation to rows of its own database: each live related row (by its
+ * title, then id; a row in the trash or a template names no column), «Без значения» last.
+ */
+async function relatedGroups(db: Kysely<Database>, databaseId: string, counts: ReadonlyMap<string | null, number>): Promise<WireGroup[]> {
+  const ids = [...counts.keys()].filter((id): id is string => id !== null);
+  const live = (await findRowPages(db, databaseId, ids)).filter((page) => page.in_trash === 0);
+  const groups: WireGroup[] = live
+    .map((page) => ({ value: page.id, label: page.title, count: counts.get(page.id) ?? 0 }))
+    .sort((a, b) => a.label.localeCompare(b.label, 'ru') || codePointOrder(a.value, b.value));
+  const empty = counts.get(null);
+  return empty ? [...groups, { value: null, count: empty }] : groups;
 }
 
 /** The field a view's rows group by, as the type of its values (a formula's, a rollup's: `asStoredField`); none when its groups would tell a reader what they may not read. */

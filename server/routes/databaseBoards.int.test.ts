@@ -275,3 +275,53 @@ describe('a board by a multi-select field (issue 38)', () => {
     expect((await column(db.id, 'ux')).titles.sort()).toEqual(['Макет', 'Релиз']);
   });
 });
+
+describe('a board by a relation to rows of its own database (issue 38)', () => {
+  test('its columns are the related rows by title (a row in the trash names none), «Без значения» last; a card moved swaps that row alone', async () => {
+    const page = expectOk<WireElement>(await api(t, ann, 'POST', `${S}/section/private`, { title: 'Эпики' }), 201);
+    const data = {
+      config: {
+        fields: {
+          [MAIN_FIELD_ID]: { name: 'Название', type: 'text' },
+          epic: { name: 'Эпик', type: 'relation' },
+        },
+      },
+      view: { layouts: [{ uid: 'brd', type: 'board', orderedFields: [], groupBy: { fieldId: 'epic' } }] },
+    } as unknown as DatabaseData;
+    const db = expectOk<WireBlock>(await api(t, ann, 'POST', `${S}/block`, { pageId: page.id, type: 'database', data }), 201);
+    const epics = expectOk<WireRow[]>(
+      await api(t, ann, 'POST', `${S}/database/${db.id}/rows`, { rows: [{ title: 'Поиск' }, { title: 'Вход' }, { title: 'Старое' }] }),
+      201,
+    );
+    const [search, login, old] = epics.map((r) => r.id);
+    const tasks = expectOk<WireRow[]>(
+      await api(t, ann, 'POST', `${S}/database/${db.id}/rows`, {
+        rows: [
+          { title: 'Индекс', values: { epic: [search] } },
+          { title: 'Форма', values: { epic: [login, search] } },
+          { title: 'Архив', values: { epic: [old] } },
+        ],
+      }),
+      201,
+    );
+    expectOk(await api(t, ann, 'POST', `${S}/database/${db.id}/rows/delete`, { ids: [old] }));
+    const board = await groups(db.id, 'brd');
+    expect(board.map((g) => [g.value === null ? null : (g as { label?: string }).label, g.count])).toEqual([
+      ['Вход', 1],
+      ['Поиск', 2],
+      [null, 2],
+    ]);
+    expect((await column(db.id, search)).titles.sort()).toEqual(['Индекс', 'Форма']);
+    // «Форма» moved from «Вход» to «Поиск» only: the web app writes its rows with «Вход» gone.
+    const form = tasks.find((r) => r.data.title === 'Форма')!;
+    expectOk(
+      await api(t, ann, 'POST', `${S}/database/${db.id}/rows/move`, {
+        ids: [form.id],
+        placeAfter: null,
+        set: { fieldId: 'epic', value: [search] },
+        viewId: 'brd',
+      }),
+    );
+    expect((await column(db.id, login)).titles).toEqual([]);
+  });
+});

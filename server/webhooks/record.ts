@@ -4,6 +4,7 @@ import type { WebhookEventGroup } from '../../schema/webhook';
 import { inChunks } from '../db/inChunks';
 import type { Database, WebhookDeliveryTable } from '../db/types';
 import type { DomainEvent } from '../events/events';
+import { ROW_TEMPLATE } from '../db/types';
 import { nowIso } from '../time';
 
 /*
@@ -30,6 +31,8 @@ export function webhookEventsOf(events: readonly DomainEvent[]): WebhookEvent[] 
   for (const event of events) {
     switch (event.kind) {
       case 'treeChanged':
+        // A database's row template is no row (docs/api/databases.md «Row templates»): not told.
+        if (event.page.in_trash === ROW_TEMPLATE) break;
         out.push({
           pageId: event.page.id,
           group: event.page.database_id === null ? 'page' : 'row',
@@ -74,12 +77,14 @@ export function webhookEventsOf(events: readonly DomainEvent[]): WebhookEvent[] 
         break;
       }
       case 'cellsWritten': {
-        if (event.written.length === 0) break;
+        // A row template's cells are no row's.
+        const written = event.written.filter((cell) => event.rows.get(cell.rowId)?.in_trash !== ROW_TEMPLATE);
+        if (written.length === 0) break;
         out.push({
           pageId: event.holderId,
           group: 'cell',
-          data: { databaseId: event.databaseId, cells: event.written.map((cell) => ({ rowId: cell.rowId, fieldId: cell.fieldId, version: cell.version })) },
-          at: event.written[event.written.length - 1].updatedAt,
+          data: { databaseId: event.databaseId, cells: written.map((cell) => ({ rowId: cell.rowId, fieldId: cell.fieldId, version: cell.version })) },
+          at: written[written.length - 1].updatedAt,
         });
         break;
       }

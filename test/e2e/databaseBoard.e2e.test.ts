@@ -573,3 +573,47 @@ it('a board by a multi-select field (issue 38): a column per option, a card of t
   expect(await values()).toEqual({ Макет: ['be', 'qa'], Релиз: ['ux'], Идея: [] });
   await shoot(page, 'database-board-multiselect-1280');
 });
+
+it('a board by a relation to rows of its own database (issue 38): a column per related row, named by its title; a card moved leaves the row it came from', async () => {
+  const page = await signedIn('board.epics.e2e@example.com');
+  const cookie = await cookieOf(page);
+  const holder = await fetchJson<{ data: { id: string } }>(`${S()}/section/private`, {
+    method: 'POST',
+    cookie,
+    body: JSON.stringify({ type: 'Database', title: 'Эпики' }),
+  });
+  const db = (await fetchJson<{ data: Array<{ id: string }> }>(`${S()}/note/${holder.data.id}/blocks`, { cookie })).data[0].id;
+  await fetchJson(`${S()}/database/${db}/fields`, { method: 'POST', cookie, body: JSON.stringify({ id: 'epic', field: { name: 'Эпик', type: 'relation' } }) });
+  const epics = await fetchJson<{ data: Array<{ id: string }> }>(`${S()}/database/${db}/rows`, {
+    method: 'POST',
+    cookie,
+    body: JSON.stringify({ rows: [{ title: 'Поиск' }, { title: 'Вход' }] }),
+  });
+  const [search, login] = epics.data.map((r) => r.id);
+  await fetchJson(`${S()}/database/${db}/rows`, {
+    method: 'POST',
+    cookie,
+    body: JSON.stringify({
+      rows: [
+        { title: 'Индекс', values: { epic: [search] } },
+        { title: 'Форма', values: { epic: [login, search] } },
+      ],
+    }),
+  });
+  const board = { uid: 'eb', type: 'board', name: 'По эпикам', orderedFields: [{ fieldId: 'MAIN_FIELD', isWrap: false }], groupBy: { fieldId: 'epic' } };
+  await fetchJson(`${S()}/database/${db}/views`, { method: 'POST', cookie, body: JSON.stringify({ layout: board, placeAfter: null }) });
+  await page.goto(`${suite.server.url}/${holder.data.id}`);
+  await eventually(
+    () => page.locator('.db-board-column').evaluateAll((all) => all.map((c) => c.getAttribute('aria-label'))),
+    ['Вход', 'Поиск', 'Без значения'],
+  );
+  await eventually(() => cardsIn(page, 'Поиск'), ['Индекс', 'Форма']);
+  await eventually(() => cardsIn(page, 'Вход'), ['Форма']);
+  // «Форма» from «Вход» onto «Индекс» in «Поиск»: it leaves «Вход», stays in «Поиск».
+  await dragCard(page, 'Форма', { card: 'Индекс' }, 'Вход');
+  await eventually(() => cardsIn(page, 'Поиск'), ['Форма', 'Индекс']);
+  const rows = await fetchJson<{ data: Array<{ data: { title: string; values: { epic?: string[] } } }> }>(`${S()}/database/${db}/rows`, { cookie });
+  expect(rows.data.find((r) => r.data.title === 'Форма')!.data.values.epic).toEqual([search]);
+  await eventually(() => page.locator('.db-board-column').evaluateAll((all) => all.map((c) => c.getAttribute('aria-label'))), ['Поиск', 'Без значения']);
+  await shoot(page, 'database-board-relation-1280');
+});

@@ -72,7 +72,7 @@ it('sub-groups (issue 38): grouped by a status, then by a checkbox under each; a
       all
         .map((g) => ({
           top: new DOMMatrixReadOnly(getComputedStyle(g).transform).m42,
-          text: `${g.getAttribute('aria-level')}:${(g as HTMLElement).innerText.replace(/\s+/g, ' ').trim()}`,
+          text: `${g.classList.contains('is-sub') ? 2 : 1}:${(g as HTMLElement).innerText.replace(/\s+/g, ' ').trim()}`,
         }))
         .sort((a, b) => a.top - b.top)
         .map((g) => g.text),

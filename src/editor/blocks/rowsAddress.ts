@@ -71,12 +71,16 @@ export function firstRowsPath(
  * are the people its cells hold (the view's `GET …/groups`), not known from the field itself.
  * Null: not a field a board's columns come from.
  */
-export function boardColumnValues(field: { type?: unknown; options?: unknown } | undefined): Array<string | boolean | null> | 'people' | null {
+export function boardColumnValues(
+  field: { type?: unknown; options?: unknown; databaseId?: unknown } | undefined,
+): Array<string | boolean | null> | 'people' | 'related' | null {
   if (!field) return null;
   if (field.type === 'checkbox') return [true, false];
   if ((field.type === 'select' || field.type === 'status' || field.type === 'multiSelect') && Array.isArray(field.options))
     return [...field.options.map((option: { id: string }) => option.id), null];
   if (field.type === 'person') return 'people';
+  // A relation to rows of the same database (not another's: its rows' ids would reach readers who may not read it).
+  if (field.type === 'relation' && field.databaseId === undefined) return 'related';
   return null;
 }
 

@@ -36,14 +36,16 @@ export interface MenuDatabase {
 /** What the menu offers on a page at the caller's access level (docs/api/pages.md, "Who may do what"). */
 export function pageActions(page: WireElement, workspace: Pick<WireWorkspace, 'id' | 'role' | 'private'> | null) {
   const live = !page.inTrash;
+  // A database's row template is copied, moved, trashed and published with its database only (docs/api/databases.md «Row templates»).
+  const own = live && !page.rowTemplate;
   return {
     favorite: live,
     // A copy goes beside the original (its parent editable) or to the caller's private section
     // (`copyWorkspace`: the page's workspace, else the active one, where it cannot go beside it).
-    clone: live && ((inWorkspace(page, workspace?.id) && canEdit(page.accessLevel)) || canCreateIn('private', workspace)),
-    move: live && canShare(page.accessLevel),
-    trash: live && canEdit(page.accessLevel),
-    publish: live && canShare(page.accessLevel),
+    clone: own && ((inWorkspace(page, workspace?.id) && canEdit(page.accessLevel)) || canCreateIn('private', workspace)),
+    move: own && canShare(page.accessLevel),
+    trash: own && canEdit(page.accessLevel),
+    publish: own && canShare(page.accessLevel),
     copyLink: true,
   };
 }

@@ -141,9 +141,15 @@ interface BoardProps {
  * groups being each person, by name), then «Без значения»; read again when the rows change.
  * Null while the first answer is coming, or when the board is not by a person field (`enabled`).
  */
-function usePeopleColumns(enabled: boolean, layout: DatabaseLayout, track: BoardProps['track']): { columns: ColumnValue[] | null; again(): void } {
+function usePeopleColumns(
+  enabled: boolean,
+  layout: DatabaseLayout,
+  track: BoardProps['track'],
+): { columns: ColumnValue[] | null; labels: ReadonlyMap<string, string>; again(): void } {
   const db = useDatabase();
   const [people, setPeople] = useState<string[] | null>(null);
+  // A related row's column is named by its title (the group's label).
+  const [labels, setLabels] = useState<ReadonlyMap<string, string>>(new Map());
   const [reads, setReads] = useState(0);
   const key = JSON.stringify([layout.groupBy?.fieldId ?? null, layout.filter ?? null]);
   useEffect(() => {
@@ -154,6 +160,7 @@ function usePeopleColumns(enabled: boolean, layout: DatabaseLayout, track: Board
         if (cancelled) return;
         const next = groups.map((g) => g.value).filter((value): value is string => typeof value === 'string');
         setPeople((previous) => (previous && previous.join('|') === next.join('|') ? previous : next));
+        setLabels(new Map(groups.flatMap((g) => (typeof g.value === 'string' && g.label !== undefined ? [[g.value, g.label] as const] : []))));
       },
       () => !cancelled && setPeople((previous) => previous ?? []),
     );
@@ -170,7 +177,7 @@ function usePeopleColumns(enabled: boolean, layout: DatabaseLayout, track: Board
   useEffect(() => (enabled ? track({ applyChange: again, refreshSoon: again }) : undefined), [enabled, track, again]);
   useEffect(() => () => clearTimeout(timer.current), []);
   const columns = useMemo(() => (people ? [...people, null] : null), [people]);
-  return { columns: enabled ? columns : null, again };
+  return { columns: enabled ? columns : null, labels, again };
 }
 
 /** A row of a store at an index: in memory, or read. */
@@ -202,7 +209,8 @@ async function placeIn(
 function Board({ layout, fieldId, field, track, t }: BoardProps) {
   const db = useDatabase();
   const fixed = useMemo(() => boardColumnValues(field), [field]);
-  const people = usePeopleColumns(fixed === 'people', layout, track);
+  // Columns read from the view's groups: a person field's people, a relation's related rows.
+  const people = usePeopleColumns(fixed === 'people' || fixed === 'related', layout, track);
   const columns: ColumnValue[] | null = Array.isArray(fixed) ? fixed : people.columns;
   const personIds = useMemo(
     () => (fixed === 'people' && columns ? columns.filter((value): value is string => typeof value === 'string') : []),
@@ -210,7 +218,8 @@ function Board({ layout, fieldId, field, track, t }: BoardProps) {
   );
   const users = useUsers(personIds);
   const userOf = (value: ColumnValue) => (typeof value === 'string' && fixed === 'people' ? users[personIds.indexOf(value)] : undefined);
-  const labelOf = (value: ColumnValue) => columnLabel(field, value, t, userOf(value));
+  const labelOf = (value: ColumnValue) =>
+    fixed === 'related' && typeof value === 'string' ? people.labels.get(value) || t('database.untitledRow') : columnLabel(field, value, t, userOf(value));
   const [collapsed, toggleCollapsed] = useCollapsedGroups(db.databaseId, layout.uid, fieldId);
   const [pending, setPending] = useState<PendingMove | null>(null);
   const pendingNow = useRef(pending);
@@ -261,7 +270,8 @@ function Board({ layout, fieldId, field, track, t }: BoardProps) {
       const row = storeOf(from)?.rowById(rowId) ?? holders[0]?.rowById(rowId);
       const value = columnCell(field, to, from, row?.data.values[fieldId]);
       // A multi-select card stays in its other options' columns.
-      const stays = field.type === 'multiSelect' && Array.isArray(value) ? (value as string[]).filter((option) => option !== to) : [];
+      const stays =
+        (field.type === 'multiSelect' || field.type === 'relation') && Array.isArray(value) ? (value as string[]).filter((option) => option !== to) : [];
       if (row)
         setPending({
           row: same ? row : withCell(row, fieldId, value),
@@ -282,7 +292,7 @@ function Board({ layout, fieldId, field, track, t }: BoardProps) {
         showToast(t('database.writeFailed'), 'error');
       }
       await Promise.all([...new Set([...holders, destination])].map((store) => store?.refresh()));
-      if (fixed === 'people') againPeople();
+      if (fixed === 'people' || fixed === 'related') againPeople();
       // Drawn from the stores once they have it where it went: a read of our own move's realtime
       // event may have replaced the one just awaited (a little later, at most a second).
       const staying = new Set(stays.map((option) => storeOf(option)));
@@ -398,7 +408,7 @@ function Board({ layout, fieldId, field, track, t }: BoardProps) {
             collapsed={collapsed.has(groupKey(value))}
             onToggle={() => toggleCollapsed(groupKey(value))}
             onHide={db.editable ? () => setHidden([...hidden, value]) : undefined}
-            onMade={fixed === 'people' ? againPeople : undefined}
+            onMade={fixed === 'people' || fixed === 'related' ? againPeople : undefined}
             t={t}
           />
         ))}

@@ -29,6 +29,8 @@ describe("a column's value as the card's cell", () => {
     expect(columnCell(field, 'a', null, null)).toEqual(['a']);
     // A new card in a column.
     expect(columnCell(field, 'a')).toEqual(['a']);
+    // A relation's card (rows of the same database) alike.
+    expect(columnCell({ type: 'relation' }, 'r2', 'r1', ['r1', 'r3'])).toEqual(['r3', 'r2']);
   });
 });
 

@@ -12,12 +12,12 @@ export type ColumnValue = string | boolean | null;
  * The group field's value of a card put in a column (a drop, a keyboard move, a new card): the
  * option, checked or not; for a person field the column's person alone — the people of the column
  * the card came from are replaced, not added to (docs/web-app.md, «Board view»); for a
- * multi-select field the options it has with the column's in place of the one it came from
+ * multi-select or a relation field the options (rows) it has with the column's in place of the one it came from
  * (`from`; `current`: the card's options), none in «Без значения»; null: none.
  */
 export function columnCell(field: Pick<DatabaseField, 'type'>, column: ColumnValue, from?: ColumnValue, current?: RowValue): RowValue {
   if (field.type === 'person') return typeof column === 'string' ? [column] : null;
-  if (field.type === 'multiSelect') {
+  if (field.type === 'multiSelect' || field.type === 'relation') {
     // «Без значения»: no option left (else the card would stay in its others' columns, not go there).
     if (column === null) return null;
     // A card moved from one option's column to another's: that option replaced by this one, the others kept (as Notion does).

@@ -40,13 +40,7 @@ export function GroupHeader({ group, field, top, rowIndex, width, members, colla
   }
   const toggle = t(collapsed ? 'database.expandGroup' : 'database.collapseGroup', { name });
   return (
-    <div
-      className={`db-group${level === 1 ? ' is-sub' : ''}`}
-      role="row"
-      aria-rowindex={rowIndex}
-      aria-level={level + 1}
-      style={{ transform: `translateY(${top}px)`, width }}
-    >
+    <div className={`db-group${level === 1 ? ' is-sub' : ''}`} role="row" aria-rowindex={rowIndex} style={{ transform: `translateY(${top}px)`, width }}>
       <div className="db-group-label" role="rowheader">
         <button
           type="button"
