@@ -8,7 +8,7 @@ import { PAGE_TYPES, type PageType } from '../../schema/constants';
 import type { BlockRow, Database, PageRow } from '../db/types';
 import { cellProblem, COMPUTED_FIELD_TYPES, fieldOf, type DatabaseData, type FileRef, type RowValue } from '../../schema/blocks/database';
 import { computeNewRows, raiseSequence } from '../commands/databases/uniqueIds';
-import { recomputeFormulas } from '../commands/databases/formulas';
+import { computeTemplates } from '../commands/databases/templates';
 import { insertRows } from '../repositories/databases';
 import { COMMENT_LIMITS, commentContentSchema, type CommentToken } from '../../schema/comment';
 import { fitTitle } from '../../schema/text';
@@ -496,7 +496,7 @@ async function insertDatabaseRows(
     made.map((row) => row.id),
     userId,
   );
-  await recomputeFormulas(
+  await computeTemplates(
     trx,
     database.id,
     config,

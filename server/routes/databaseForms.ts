@@ -10,7 +10,7 @@ import type { UserLimits } from '../config';
 import { createLimit, userLimit } from '../plugins/rateLimit';
 import { requestOrigin } from '../realtime/sockets';
 import { envelope } from '../presenters';
-import { checkAnswer, openForm, presentForm, submitForm } from '../commands/databases/forms';
+import { openForm, presentForm, submitForm } from '../commands/databases/forms';
 
 const HOUR_MS = 3_600_000;
 
@@ -71,13 +71,13 @@ export async function databaseFormRoutes(server: FastifyInstance, { limits }: { 
     },
     async (request, reply) => {
       const form = await openForm(app.db, request.user, request.params.id, request.params.viewId);
-      // Checked before it counts: a refused answer takes nothing of the limits.
-      checkAnswer(form.data, form.layout.uid, request.body.values);
-      if (form.anonymous) {
-        await perAddress(request, reply);
-        await perForm(request, reply);
-      } else await rowBatchLimit(request, reply);
-      const { outcome, rowId } = await submitForm(app.db, request.user, form, request.body);
+      // Counted once the answer is checked: a refused answer takes nothing of the limits.
+      const { outcome, rowId } = await submitForm(app.db, request.user, form, request.body, async () => {
+        if (form.anonymous) {
+          await perAddress(request, reply);
+          await perForm(request, reply);
+        } else await rowBatchLimit(request, reply);
+      });
       await app.events.dispatch(outcome.events, requestOrigin(request.headers[CLIENT_ID_HEADER]));
       reply.status(201);
       return envelope({ rowId });

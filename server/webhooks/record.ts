@@ -25,6 +25,14 @@ export interface WebhookEvent {
   at: string;
 }
 
+/** A block event as webhooks hear it: the page, what happened, the blocks' ids (never their content). */
+const blockEvent = (pageId: string, action: 'added' | 'changed' | 'removed', blocks: ReadonlyArray<{ id: string }>, at: string): WebhookEvent => ({
+  pageId,
+  group: 'block',
+  data: { pageId, action, blockIds: blocks.map((b) => b.id) },
+  at,
+});
+
 /** The events as webhooks hear them, each with the page it is about. */
 export function webhookEventsOf(events: readonly DomainEvent[]): WebhookEvent[] {
   const out: WebhookEvent[] = [];
@@ -47,28 +55,13 @@ export function webhookEventsOf(events: readonly DomainEvent[]): WebhookEvent[] 
         out.push({ pageId: event.page.id, group: 'page', data: { pageId: event.page.id }, at: event.at });
         break;
       case 'blocksAdded':
-        out.push({
-          pageId: event.pageId,
-          group: 'block',
-          data: { pageId: event.pageId, action: 'added', blockIds: event.blocks.map((b) => b.id) },
-          at: event.at,
-        });
+        out.push(blockEvent(event.pageId, 'added', event.blocks, event.at));
         break;
       case 'blockChanged':
-        out.push({
-          pageId: event.block.pageId,
-          group: 'block',
-          data: { pageId: event.block.pageId, action: 'changed', blockIds: [event.block.id] },
-          at: event.at,
-        });
+        out.push(blockEvent(event.block.pageId, 'changed', [event.block], event.at));
         break;
       case 'blocksRemoved':
-        out.push({
-          pageId: event.pageId,
-          group: 'block',
-          data: { pageId: event.pageId, action: 'removed', blockIds: event.removed.map((b) => b.id) },
-          at: event.at,
-        });
+        out.push(blockEvent(event.pageId, 'removed', event.removed, event.at));
         break;
       case 'rowsChanged': {
         const { change } = event;

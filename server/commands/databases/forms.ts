@@ -79,7 +79,7 @@ export function presentForm(form: OpenForm): WireForm {
 }
 
 /** What in an answer the form as stored refuses (422, paths `values.…`): fields it does not ask, required ones blank, values that do not fit. */
-export function checkAnswer(data: DatabaseData, viewId: string, values: SubmitFormBody['values']): void {
+function checkAnswer(data: DatabaseData, viewId: string, values: SubmitFormBody['values']): void {
   const layout = data.view.layouts.find((l) => l.uid === viewId);
   // Made into another view or deleted since it was read.
   if (!layout || layout.type !== 'form') throw notFound('form');
@@ -93,15 +93,19 @@ export function checkAnswer(data: DatabaseData, viewId: string, values: SubmitFo
 /**
  * An answer to an open form: a row made at the end of the database, by the submitter (anonymous:
  * by nobody), with the answered cells; checked against the form and the fields as stored in the
- * transaction that makes it. Answers the row's id to a submitter who may read it, else null.
+ * transaction that makes it. `admit` runs once the answer is checked, before the row is made (the
+ * route's limits: a refused answer counts against none). Answers the row's id to a submitter who
+ * may read it, else null.
  */
 export async function submitForm(
   db: Kysely<Database>,
   user: UserRow | null,
   form: OpenForm,
   body: SubmitFormBody,
+  admit: () => Promise<void> = async () => {},
 ): Promise<{ outcome: RowsOutcome; rowId: string | null }> {
   checkAnswer(form.data, form.layout.uid, body.values);
+  await admit();
   const makerId = form.anonymous || !user ? ANONYMOUS_SUBMITTER : user.id;
   const outcome = await makeRows(db, makerId, form, { rows: [{ values: body.values }] }, (now) => checkAnswer(now, form.layout.uid, body.values));
   return { outcome, rowId: form.reader ? outcome.ids[0] : null };

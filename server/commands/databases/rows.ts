@@ -151,7 +151,7 @@ export async function makeRows(
       await computeTemplates(
         trx,
         block.id,
-        now,
+        now.config,
         pages.map((p) => p.id),
         userId,
       );

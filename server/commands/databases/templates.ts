@@ -163,9 +163,9 @@ export async function deleteTemplate(
 export async function computeTemplates(
   trx: Transaction<Database>,
   databaseId: string,
-  data: DatabaseData,
+  config: DatabaseData['config'],
   ids: readonly string[],
   userId: string,
 ): Promise<void> {
-  await recomputeFormulas(trx, databaseId, data.config, ids, userId);
+  await recomputeFormulas(trx, databaseId, config, ids, userId);
 }

@@ -57,7 +57,7 @@ export function DatabaseView({ element, attributes, children }: RenderElementPro
               view={database.view}
               title={database.title}
               description={database.description}
-              defaultTemplate={defaultTemplateOf(database)}
+              defaultTemplate={database.defaultTemplate}
               host={host}
               fill={host.fillDatabaseId === database.uid}
             />
@@ -69,15 +69,6 @@ export function DatabaseView({ element, attributes, children }: RenderElementPro
       {children}
     </div>
   );
-}
-
-/**
- * The database's default row template as its element carries it (a string, or null: none);
- * undefined for a database never given one — the templates' list says then
- * (src/features/database/rows/rowTemplates.ts).
- */
-function defaultTemplateOf(database: DatabaseElement): string | null | undefined {
-  return database.defaultTemplate;
 }
 
 let guarded = false;

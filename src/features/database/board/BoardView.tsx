@@ -137,11 +137,11 @@ interface BoardProps {
 }
 
 /**
- * A person board's columns: the people its cells hold in the view (`GET …/groups`, a board's
- * groups being each person, by name), then «Без значения»; read again when the rows change.
- * Null while the first answer is coming, or when the board is not by a person field (`enabled`).
+ * The columns a board reads from its view's groups (`GET …/groups`): a person field's people (by
+ * name), a relation's related rows (by title, `labels`), then «Без значения»; read again when the
+ * rows change. Null while the first answer is coming, or when the board is neither (`enabled`).
  */
-function usePeopleColumns(
+function useListedColumns(
   enabled: boolean,
   layout: DatabaseLayout,
   track: BoardProps['track'],
@@ -210,7 +210,8 @@ function Board({ layout, fieldId, field, track, t }: BoardProps) {
   const db = useDatabase();
   const fixed = useMemo(() => boardColumnValues(field), [field]);
   // Columns read from the view's groups: a person field's people, a relation's related rows.
-  const people = usePeopleColumns(fixed === 'people' || fixed === 'related', layout, track);
+  const listed = fixed === 'people' || fixed === 'related';
+  const people = useListedColumns(listed, layout, track);
   const columns: ColumnValue[] | null = Array.isArray(fixed) ? fixed : people.columns;
   const personIds = useMemo(
     () => (fixed === 'people' && columns ? columns.filter((value): value is string => typeof value === 'string') : []),
@@ -292,7 +293,7 @@ function Board({ layout, fieldId, field, track, t }: BoardProps) {
         showToast(t('database.writeFailed'), 'error');
       }
       await Promise.all([...new Set([...holders, destination])].map((store) => store?.refresh()));
-      if (fixed === 'people' || fixed === 'related') againPeople();
+      if (listed) againPeople();
       // Drawn from the stores once they have it where it went: a read of our own move's realtime
       // event may have replaced the one just awaited (a little later, at most a second).
       const staying = new Set(stays.map((option) => storeOf(option)));
@@ -306,7 +307,7 @@ function Board({ layout, fieldId, field, track, t }: BoardProps) {
       if (focus && (!active || active === document.body)) setFocusTo({ column: groupKey(to), rowId, n: Date.now() });
       return written;
     },
-    [storeOf, db.api, db.databaseId, field, fieldId, fixed, againPeople, t, layout.uid],
+    [storeOf, db.api, db.databaseId, field, fieldId, listed, againPeople, t, layout.uid],
   );
 
   // Columns hidden in the view (its config: for everyone), shown again from the list at the end.
@@ -408,7 +409,7 @@ function Board({ layout, fieldId, field, track, t }: BoardProps) {
             collapsed={collapsed.has(groupKey(value))}
             onToggle={() => toggleCollapsed(groupKey(value))}
             onHide={db.editable ? () => setHidden([...hidden, value]) : undefined}
-            onMade={fixed === 'people' || fixed === 'related' ? againPeople : undefined}
+            onMade={listed ? againPeople : undefined}
             t={t}
           />
         ))}
