@@ -482,6 +482,15 @@ export function fieldOf(config: DatabaseConfig, fieldId: string): DatabaseField 
   return Object.hasOwn(config.fields, fieldId) ? config.fields[fieldId] : undefined;
 }
 
+/**
+ * Whether a table grouped by this field shows a row in each of its values' groups
+ * (docs/api/databases.md «Grouping»): a multi-select, a relation to rows of its own database.
+ */
+export function splitsRows(config: DatabaseConfig, databaseId: string, fieldId: string): boolean {
+  const field = fieldOf(config, fieldId);
+  return field?.type === 'multiSelect' || (field?.type === 'relation' && (field.databaseId === undefined || field.databaseId === databaseId));
+}
+
 /** The relation fields of a config naming rows of another database than `ownDatabaseId`, with that database. */
 export function foreignRelations(config: DatabaseConfig, ownDatabaseId: string): Map<string, string> {
   const out = new Map<string, string>();

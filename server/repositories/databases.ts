@@ -735,6 +735,13 @@ export interface RowQuery {
   undated?: string;
   /** The view (its uid) whose own order the rows' order is, after the sorts: its keys where it has them, else the rows' own («Order per view»). */
   order?: string;
+  /**
+   * A table grouped by a list field (a multi-select, a relation to rows of its own database: `splitsRows`):
+   * a row once for each value its list holds, in the groups' order (`splitGroupOrder`), each group's
+   * rows in the sorts' order; a row holding none of them (or only options deleted, rows in the trash)
+   * once in «Без значения», last. The order's `groups` say each entry's group.
+   */
+  split?: string;
 }
 
 /** The page column a computed field reads. */
@@ -1027,6 +1034,8 @@ export interface RowOrder {
   keys: unknown[][];
   /** Per sort, whether it goes down (`SortPlan.descending`): how `compareKeys` reads `keys`. */
   descending: boolean[];
+  /** A split order's (`RowQuery.split`): each entry's group (a value of the list; null: «Без значения»). */
+  groups?: Array<string | null>;
 }
 
 /** Where `key` goes among `keys` (sorted as their order is): after every key not past it. */
@@ -1070,10 +1079,90 @@ export async function orderedRows(db: Kysely<Database>, config: DatabaseConfig, 
   const where = whereSql(config, databaseId, query);
   const plan = await viewSortPlan(db, config, databaseId, query);
   const joins = plan.joins.length === 0 ? sql`` : sql.join(plan.joins, sql.raw(' '));
+  if (query.split !== undefined) {
+    const rows = await sql<Record<string, unknown> & { id: string; gtxt: string | null }>`
+      select p.id, g.txt as gtxt, ${keyColumns(plan)} from pages p ${joins}
+      left join database_cells g on g.row_id = p.id and g.field_id = ${query.split}
+      where ${where} order by ${sql.join(plan.order)}`.execute(db);
+    const ordinals = await splitGroupOrder(
+      db,
+      config,
+      databaseId,
+      query.split,
+      rows.rows.flatMap((row) => (row.gtxt === null ? [] : listKeyIds(row.gtxt))),
+    );
+    return splitEntries(
+      rows.rows.map((row) => ({ id: row.id, txt: row.gtxt, keys: keysOf(row, plan.keys.length) })),
+      ordinals,
+      plan.descending,
+    );
+  }
   const rows = await sql<
     Record<string, unknown> & { id: string }
   >`select p.id, ${keyColumns(plan)} from pages p ${joins} where ${where} order by ${sql.join(plan.order)}`.execute(db);
   return { ids: rows.rows.map((r) => r.id), keys: rows.rows.map((r) => keysOf(r, plan.keys.length)), descending: plan.descending };
+}
+
+/**
+ * The groups a list field splits rows into, each with its place: a multi-select's options in
+ * their order; a relation's live related rows among `named` (rows in the trash and templates
+ * name no group) by title, then id — as a board's columns by it.
+ */
+export async function splitGroupOrder(
+  db: Kysely<Database>,
+  config: DatabaseConfig,
+  databaseId: string,
+  fieldId: string,
+  named: readonly string[],
+): Promise<Map<string, number>> {
+  const field = fieldOf(config, fieldId);
+  if (field?.type === 'multiSelect') return new Map(field.options.map((option, at) => [option.id, at]));
+  return new Map((await liveRelatedRows(db, databaseId, [...new Set(named)])).map((page, at) => [page.id, at]));
+}
+
+/** Which of `ids` are live rows of the database (not in the trash, no template), by title, then id: a relation's groups in order. */
+async function liveRelatedRows(db: Kysely<Database>, databaseId: string, ids: readonly string[]): Promise<PageRow[]> {
+  const live = (await findRowPages(db, databaseId, ids)).filter((page) => page.in_trash === 0);
+  return live.sort((a, b) => a.title.localeCompare(b.title, 'ru') || codePointOrder(a.id, b.id));
+}
+
+/** A row's entries in a split order: a group's place for each value of its list that is a group, else one without (null: «Без значения»). */
+function splitPlaces(txt: string | null, ordinals: ReadonlyMap<string, number>): Array<[string | null, number | null]> {
+  const places = (txt === null ? [] : listKeyIds(txt)).flatMap((value): Array<[string, number]> => {
+    const at = ordinals.get(value);
+    return at === undefined ? [] : [[value, at]];
+  });
+  return places.length > 0 ? places : [[null, null]];
+}
+
+/** Rows in the sorts' order as a split order: the groups in their places, each group's rows in that order, «Без значения» last. */
+function splitEntries(
+  rows: ReadonlyArray<{ id: string; txt: string | null; keys: unknown[] }>,
+  ordinals: ReadonlyMap<string, number>,
+  descending: boolean[],
+): RowOrder {
+  const byPlace = new Map<number | null, Array<{ id: string; keys: unknown[]; group: string | null }>>();
+  for (const row of rows)
+    for (const [group, at] of splitPlaces(row.txt, ordinals)) {
+      const entries = byPlace.get(at) ?? [];
+      byPlace.set(at, entries);
+      // The group's place is the first key: entries compare by it, then by the row's keys (`compareKeys`; null last).
+      entries.push({ id: row.id, keys: [at, ...row.keys], group });
+    }
+  const places = [...byPlace.keys()].sort((a, b) => (a === null ? 1 : b === null ? -1 : a - b));
+  const entries = places.flatMap((at) => byPlace.get(at)!);
+  return { ids: entries.map((e) => e.id), keys: entries.map((e) => e.keys), groups: entries.map((e) => e.group), descending: [false, ...descending] };
+}
+
+/** A split order's groups in order with their counts: its runs of entries. */
+function splitRuns(order: Pick<RowOrder, 'groups'>): Array<{ value: string | null; count: number }> {
+  const runs: Array<{ value: string | null; count: number }> = [];
+  for (const group of order.groups ?? []) {
+    const last = runs[runs.length - 1];
+    if (last && last.value === group) last.count += 1;
+    else runs.push({ value: group, count: 1 });
+  }
+  return runs;
 }
 
 /**
@@ -1090,29 +1179,42 @@ export async function reorderRows(
   kept: RowOrder,
   rowIds: readonly string[],
 ): Promise<RowOrder> {
+  // Split by a relation: its groups are ordered by the related rows' titles, which any write may move.
+  const split = query.split;
+  if (split !== undefined && fieldOf(config, split)?.type !== 'multiSelect') return orderedRows(db, config, databaseId, query);
   const where = whereSql(config, databaseId, query);
   const plan = await viewSortPlan(db, config, databaseId, query);
   const joins = plan.joins.length === 0 ? sql`` : sql.join(plan.joins, sql.raw(' '));
-  const read = await sql<Record<string, unknown> & { id: string; hit: number | string }>`
-    select p.id, case when ${where} then 1 else 0 end as hit, ${keyColumns(plan)}
-    from pages p ${joins} where p.id in (${sql.join(rowIds)})`.execute(db);
+  const group = split === undefined ? sql`` : sql`left join database_cells g on g.row_id = p.id and g.field_id = ${split}`;
+  const read = await sql<Record<string, unknown> & { id: string; hit: number | string; gtxt?: string | null }>`
+    select p.id, case when ${where} then 1 else 0 end as hit, ${split === undefined ? sql`` : sql`g.txt as gtxt, `}${keyColumns(plan)}
+    from pages p ${joins} ${group} where p.id in (${sql.join(rowIds)})`.execute(db);
   const moved = new Set(rowIds);
   const ids: string[] = [];
   const keys: unknown[][] = [];
+  const groups: Array<string | null> = [];
   kept.ids.forEach((id, i) => {
     if (moved.has(id)) return;
     ids.push(id);
     keys.push(kept.keys[i]);
+    if (kept.groups) groups.push(kept.groups[i]);
   });
+  // A multi-select's groups are its options: in the block's version, which the kept order was read at.
+  const ordinals = split === undefined ? null : await splitGroupOrder(db, config, databaseId, split, []);
+  const descending = ordinals ? [false, ...plan.descending] : plan.descending;
   for (const row of read.rows) {
     if (Number(row.hit) !== 1) continue;
     const key = keysOf(row, plan.keys.length);
-    // Keys end with the row's id: no two rows' are equal.
-    const at = indexAfter(keys, key, plan.descending);
-    ids.splice(at, 0, row.id);
-    keys.splice(at, 0, key);
+    for (const [value, place] of ordinals ? splitPlaces(row.gtxt ?? null, ordinals) : [[null, null] as const]) {
+      const entry = ordinals ? [place, ...key] : key;
+      // Keys end with the row's id (a split entry's start with its group): no two entries' are equal.
+      const at = indexAfter(keys, entry, descending);
+      ids.splice(at, 0, row.id);
+      keys.splice(at, 0, entry);
+      if (ordinals) groups.splice(at, 0, value);
+    }
   }
-  return { ids, keys, descending: plan.descending };
+  return ordinals ? { ids, keys, descending, groups } : { ids, keys, descending };
 }
 
 /** The fields whose cells a query reads (null: every field, for «edited time/by»). */
@@ -1124,6 +1226,11 @@ export function queryFields(config: DatabaseConfig, query: RowQuery): string[] |
   if (query.group) fields.add(query.group.fieldId);
   if (query.range) fields.add(query.range.fieldId);
   if (query.undated) fields.add(query.undated);
+  if (query.split !== undefined) {
+    fields.add(query.split);
+    // A relation's groups are ordered by the related rows' titles.
+    if (fieldOf(config, query.split)?.type === 'relation') fields.add(MAIN_FIELD_ID);
+  }
   for (const id of fields) {
     const type = fieldOf(config, id)?.type;
     if (type === 'editedTime' || type === 'editedBy') return null;
@@ -1227,13 +1334,24 @@ export class ViewOrders {
     return { ids, count: order.ids.length, offset: start, lastKeys: ids.length > 0 ? order.keys[start + ids.length - 1] : null };
   }
 
+  /** A view's rows in its order, each once (a split order's row at its first entry). */
   async ids(db: Kysely<Database>, database: Pick<BlockRow, 'id' | 'version'>, config: DatabaseConfig, query: RowQuery): Promise<string[]> {
-    return (await this.order(db, database, config, query)).ids;
+    const { ids, groups } = await this.order(db, database, config, query);
+    return groups ? [...new Set(ids)] : ids;
+  }
+
+  /** A split order's groups (`RowQuery.split`) in order with their counts — the runs its entries make —, a related row's named by its title. */
+  async splitGroups(db: Kysely<Database>, database: Pick<BlockRow, 'id' | 'version'>, config: DatabaseConfig, query: RowQuery): Promise<WireGroup[]> {
+    const runs = splitRuns(await this.order(db, database, config, query));
+    if (query.split === undefined || fieldOf(config, query.split)?.type !== 'relation') return runs;
+    const named = runs.flatMap((run) => (run.value === null ? [] : [run.value]));
+    const titles = new Map((await findRowPages(db, database.id, named)).map((page) => [page.id, page.title]));
+    return runs.map((run) => (run.value === null ? run : { ...run, label: titles.get(run.value) ?? '' }));
   }
 
   /** A view's every row in order, with their keys: kept while the rows and the fields it reads stay. */
   private async order(db: Kysely<Database>, database: Pick<BlockRow, 'id' | 'version'>, config: DatabaseConfig, query: RowQuery): Promise<RowOrder> {
-    const key = `${database.id}\n${JSON.stringify([query.filter ?? null, query.sorts ?? [], query.search ?? '', query.inTrash === true, query.group ?? null, query.range ?? null, query.undated ?? null, query.order ?? null])}`;
+    const key = `${database.id}\n${JSON.stringify([query.filter ?? null, query.sorts ?? [], query.search ?? '', query.inTrash === true, query.group ?? null, query.range ?? null, query.undated ?? null, query.order ?? null, query.split ?? null])}`;
     // A view's own order has a counter of its own: a move in one view leaves the others' orders kept.
     const fields = queryFields(config, query);
     const order = await this.keep(
@@ -1515,10 +1633,11 @@ export async function groupCounts(
  */
 async function relatedGroups(db: Kysely<Database>, databaseId: string, counts: ReadonlyMap<string | null, number>): Promise<WireGroup[]> {
   const ids = [...counts.keys()].filter((id): id is string => id !== null);
-  const live = (await findRowPages(db, databaseId, ids)).filter((page) => page.in_trash === 0);
-  const groups: WireGroup[] = live
-    .map((page) => ({ value: page.id, label: page.title, count: counts.get(page.id) ?? 0 }))
-    .sort((a, b) => a.label.localeCompare(b.label, 'ru') || codePointOrder(a.value, b.value));
+  const groups: WireGroup[] = (await liveRelatedRows(db, databaseId, ids)).map((page) => ({
+    value: page.id,
+    label: page.title,
+    count: counts.get(page.id) ?? 0,
+  }));
   const empty = counts.get(null);
   return empty ? [...groups, { value: null, count: empty }] : groups;
 }

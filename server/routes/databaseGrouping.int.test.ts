@@ -47,6 +47,11 @@ async function tasks(values: Array<Record<string, unknown>>) {
 /** The view grouped so; its groups, and its rows in order. */
 async function grouped(db: string, groupBy: object) {
   expectOk(await api(t, cookie, 'POST', `${S}/database/${db}/views/tbl`, { layout: { groupBy } }));
+  return readGrouped(db);
+}
+
+/** The view's groups and rows as they are now (its order kept since the last read, brought up to date by the writes since). */
+async function readGrouped(db: string) {
   const groups = expectOk<WireGroup[]>(await api(t, cookie, 'GET', `${S}/database/${db}/groups?${q({ viewId: 'tbl' })}`));
   const rows = expectOk<WireRow[]>(await api(t, cookie, 'GET', `${S}/database/${db}/rows?${q({ viewId: 'tbl', limit: 500 })}`));
   return { groups, rows };
@@ -225,4 +230,130 @@ test('a box never ticked runs with the unticked ones; no sub-groups under a date
       'layout.groupBy.sub',
     ]);
   }
+});
+
+describe('a table by a multi-select or a relation to its own rows: a row in each of its values’ groups (issue 38)', () => {
+  async function tagged() {
+    const page = expectOk<WireElement>(await api(t, cookie, 'POST', `${S}/section/private`, { title: 'Теги' }), 201);
+    const data = {
+      config: {
+        fields: {
+          [MAIN_FIELD_ID]: { name: 'Название', type: 'text' },
+          tags: {
+            name: 'Теги',
+            type: 'multiSelect',
+            options: [
+              { id: 'ux', name: 'Дизайн', color: 'blue' },
+              { id: 'be', name: 'Сервер', color: 'green' },
+              { id: 'qa', name: 'Проверка', color: 'red' },
+            ],
+          },
+          epic: { name: 'Эпик', type: 'relation' },
+        },
+      },
+      // The rows sorted by title downwards: each group's rows in that order.
+      view: {
+        layouts: [
+          { uid: 'tbl', type: 'table', orderedFields: [{ fieldId: MAIN_FIELD_ID, isWrap: false }], sorts: [{ fieldId: MAIN_FIELD_ID, direction: 'desc' }] },
+        ],
+      },
+    } as unknown as DatabaseData;
+    const db = expectOk<WireBlock>(await api(t, cookie, 'POST', `${S}/block`, { pageId: page.id, type: 'database', data }), 201);
+    const rows = expectOk<WireRow[]>(
+      await api(t, cookie, 'POST', `${S}/database/${db.id}/rows`, {
+        rows: [
+          { title: 'А', values: { tags: ['qa', 'ux'] } },
+          { title: 'Б', values: { tags: ['be'] } },
+          { title: 'В' },
+          { title: 'Г', values: { tags: ['ux'] } },
+        ],
+      }),
+      201,
+    );
+    return { db: db.id, id: Object.fromEntries(rows.map((r) => [r.data.title, r.id])) as Record<string, string> };
+  }
+  const shape = (groups: WireGroup[]) => groups.map((g) => [g.label ?? g.value, g.count]);
+
+  test('by a multi-select: a group per option in their order, each a run in the sorts’ order; cursors, a write, the CSV (each row once), no sub-groups', async () => {
+    const { db, id } = await tagged();
+    const { groups, rows } = await grouped(db, { fieldId: 'tags' });
+    expect(shape(groups)).toEqual([
+      ['ux', 2],
+      ['be', 1],
+      ['qa', 1],
+      [null, 1],
+    ]);
+    expect(runs(groups, rows)).toEqual([['Г', 'А'], ['Б'], ['А'], ['В']]);
+    const window = await api(t, cookie, 'GET', `${S}/database/${db}/rows?${q({ viewId: 'tbl', limit: 500 })}`);
+    expect((window.json() as { meta: { count: number } }).meta.count).toBe(5);
+    // Paged by cursors: the same entries, «А» twice (once per group it is in).
+    const paged: string[] = [];
+    let cursor: string | undefined;
+    do {
+      const answer = await api(t, cookie, 'GET', `${S}/database/${db}/rows?${q({ viewId: 'tbl', limit: 2, ...(cursor ? { cursor } : {}) })}`);
+      const body = answer.json() as { data: WireRow[]; meta: { nextCursor: string | null } };
+      paged.push(...body.data.map((r) => r.data.title));
+      cursor = body.meta.nextCursor ?? undefined;
+    } while (cursor);
+    expect(paged).toEqual(['Г', 'А', 'Б', 'А', 'В']);
+    // «В» tagged «Проверка», «А» loses «Дизайн»: both move (the kept order brought up to date).
+    expectOk(await api(t, cookie, 'POST', `${S}/row/${id['В']}/cells/tags`, { value: ['qa'], version: 0 }));
+    expectOk(await api(t, cookie, 'POST', `${S}/row/${id['А']}/cells/tags`, { value: ['qa'], version: 1 }));
+    const after = await readGrouped(db);
+    expect(shape(after.groups)).toEqual([
+      ['ux', 1],
+      ['be', 1],
+      ['qa', 2],
+    ]);
+    expect(runs(after.groups, after.rows)).toEqual([['Г'], ['Б'], ['В', 'А']]);
+    // The CSV of the view: each row once.
+    const csv = await api(t, cookie, 'GET', `${S}/database/${db}/export.csv?${q({ viewId: 'tbl' })}`);
+    expect(csv.statusCode).toBe(200);
+    expect(csv.body.trim().split(/\r?\n/).slice(1).sort()).toEqual(['А', 'Б', 'В', 'Г']);
+    // No sub-groups under it, nor by it (a row is in several groups).
+    for (const groupBy of [
+      { fieldId: 'tags', sub: { fieldId: MAIN_FIELD_ID } },
+      { fieldId: MAIN_FIELD_ID, sub: { fieldId: 'tags' } },
+    ]) {
+      const refused = await api(t, cookie, 'POST', `${S}/database/${db}/views/tbl`, { layout: { groupBy } });
+      expect([refused.statusCode, (refused.json() as { errors: Array<{ details: Array<{ path: string }> }> }).errors[0].details[0].path]).toEqual([
+        422,
+        'layout.groupBy.sub',
+      ]);
+    }
+  });
+
+  test('by a relation to its own rows: a group per related row by title; a row naming only rows in the trash is in «Без значения»; a renamed row’s group moves', async () => {
+    const { db, id } = await tagged();
+    expectOk(await api(t, cookie, 'POST', `${S}/row/${id['А']}/cells/epic`, { value: [id['Б']], version: 0 }));
+    expectOk(await api(t, cookie, 'POST', `${S}/row/${id['Г']}/cells/epic`, { value: [id['В'], id['Б']], version: 0 }));
+    expectOk(await api(t, cookie, 'POST', `${S}/row/${id['Б']}/cells/epic`, { value: [id['А']], version: 0 }));
+    const first = await grouped(db, { fieldId: 'epic' });
+    expect(shape(first.groups)).toEqual([
+      ['А', 1],
+      ['Б', 2],
+      ['В', 1],
+      [null, 1],
+    ]);
+    expect(runs(first.groups, first.rows)).toEqual([['Б'], ['Г', 'А'], ['Г'], ['В']]);
+    // «В» to the trash: «Г» is in «Б» alone; «В» is no row of the view.
+    expectOk(await api(t, cookie, 'POST', `${S}/database/${db}/rows/delete`, { ids: [id['В']] }));
+    // «А» trashed too: «Б», naming only it, falls in «Без значения».
+    expectOk(await api(t, cookie, 'POST', `${S}/database/${db}/rows/delete`, { ids: [id['А']] }));
+    const trashed = await grouped(db, { fieldId: 'epic' });
+    expect(shape(trashed.groups)).toEqual([
+      ['Б', 1],
+      [null, 1],
+    ]);
+    expect(runs(trashed.groups, trashed.rows)).toEqual([['Г'], ['Б']]);
+    // Renamed, a related row's group goes where its new title sorts.
+    expectOk(await api(t, cookie, 'POST', `${S}/database/${db}/rows/restore`, { ids: [id['А']] }));
+    expectOk(await api(t, cookie, 'POST', `${S}/row/${id['Б']}/cells/${MAIN_FIELD_ID}`, { value: 'Я', version: 1 }));
+    const renamed = await grouped(db, { fieldId: 'epic' });
+    expect(shape(renamed.groups)).toEqual([
+      ['А', 1],
+      ['Я', 2],
+    ]);
+    expect(runs(renamed.groups, renamed.rows)).toEqual([['Я'], ['Г', 'А']]);
+  });
 });

@@ -3,7 +3,7 @@ import { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { MAIN_FIELD_ID, chartProblems, fieldOf, type DatabaseData, type DatabaseLayout } from '../../schema/blocks/database';
+import { MAIN_FIELD_ID, chartProblems, fieldOf, splitsRows, type DatabaseData, type DatabaseLayout } from '../../schema/blocks/database';
 import {
   MAX_ROW_WINDOW,
   addFieldBodySchema,
@@ -105,6 +105,7 @@ function cursorScope(query: RowQuery): string {
     query.range ?? null,
     query.undated ?? null,
     query.order ?? null,
+    query.split ?? null,
   ];
   return createHash('sha256').update(JSON.stringify(scope)).digest('base64url').slice(0, 16);
 }
@@ -203,7 +204,8 @@ export async function databaseRoutes(server: FastifyInstance, { limits }: { limi
   /** The live rows a published database shows: those some view lets through (each view's order is kept, ADR 7). */
   async function publishedRowIds(block: BlockRow, data: DatabaseData): Promise<Set<string>> {
     const ids = new Set<string>();
-    for (const layout of rowLayouts(data)) for (const id of await orders.ids(app.db, block, data.config, rowQueryOf(data, { viewId: layout.uid }))) ids.add(id);
+    for (const layout of rowLayouts(data))
+      for (const id of await orders.ids(app.db, block, data.config, rowQueryOf(data, block.id, { viewId: layout.uid }))) ids.add(id);
     return ids;
   }
 
@@ -215,16 +217,26 @@ export async function databaseRoutes(server: FastifyInstance, { limits }: { limi
   }
 
   /** Whether a view's groups have their sub-groups: a table's, not under a date's or a number's buckets (a field retyped since: none). */
-  const subGroupsOf = (data: DatabaseData, layout: DatabaseLayout) =>
-    !!layout.groupBy?.sub && layout.type === 'table' && takesSubGroups(data.config.fields, layout.groupBy.fieldId);
+  const subGroupsOf = (data: DatabaseData, layout: DatabaseLayout, databaseId: string) =>
+    !!layout.groupBy?.sub &&
+    layout.type === 'table' &&
+    takesSubGroups(data.config.fields, layout.groupBy.fieldId) &&
+    !splitsRows(data.config, databaseId, layout.groupBy.fieldId);
+
+  /** The list field a view's rows are split by (`RowQuery.split`): a table's group field when a row is in each of its values' groups. */
+  const splitOf = (data: DatabaseData, layout: DatabaseLayout | undefined, databaseId: string) =>
+    layout?.type === 'table' && layout.groupBy && splitsRows(data.config, databaseId, layout.groupBy.fieldId) ? layout.groupBy.fieldId : undefined;
 
   /** What a rows query reads: the view's filter and sorts (its group first), replaced by what the query gives. */
-  function rowQueryOf(data: DatabaseData, query: z.infer<typeof rowsQuerySchema>): RowQuery {
+  function rowQueryOf(data: DatabaseData, databaseId: string, query: z.infer<typeof rowsQuerySchema>): RowQuery {
     const layout = query.viewId ? layoutOf(data, query.viewId) : undefined;
     const sorts = query.sorts ?? layout?.sorts ?? [];
     // Grouped: by the group first, then by the sub-group (a table's), so each makes one run of rows.
     const group = layout?.groupBy
-      ? [layout.groupBy.fieldId, ...(subGroupsOf(data, layout) ? [layout.groupBy.sub!.fieldId] : [])].map((fieldId) => ({ fieldId, direction: 'asc' as const }))
+      ? [layout.groupBy.fieldId, ...(subGroupsOf(data, layout, databaseId) ? [layout.groupBy.sub!.fieldId] : [])].map((fieldId) => ({
+          fieldId,
+          direction: 'asc' as const,
+        }))
       : [];
     const filter = query.filter !== undefined ? query.filter : (layout?.filter ?? null);
     for (const sort of [...sorts, ...group]) if (!fieldOf(data.config, sort.fieldId)) throw invalid(`no field ${sort.fieldId}`);
@@ -244,8 +256,11 @@ export async function databaseRoutes(server: FastifyInstance, { limits }: { limi
     if (query.undated !== undefined) dated(query.undated, 'query.undated');
     // One group's rows (a board's column) come in their own order: not by the group field first,
     // whose stored values may differ within a group (a person's column: cards of several people; «Нет»: false or never ticked).
-    const first = only ? [] : group;
+    // A table by a list field: each value's rows in the sorts' order (a row in each of its values' groups).
+    const split = only ? undefined : splitOf(data, layout, databaseId);
+    const first = only || split ? [] : group;
     return {
+      ...(split !== undefined ? { split } : {}),
       filter,
       // The view's own order breaks the sorts' ties (a linked view, by the same uid, shows it too).
       order: layout?.uid,
@@ -336,7 +351,7 @@ export async function databaseRoutes(server: FastifyInstance, { limits }: { limi
         throw invalid(`at most ${MAX_ROW_WINDOW} rows a window`, [{ path: 'query.limit', message: `more than ${MAX_ROW_WINDOW} only with a range` }]);
       // Read before the rows: a write landing in between makes it older than they are (a join then reads them again), never newer.
       const revision = await databaseRevision(app.db, block);
-      const rowQuery = rowQueryOf(data, query);
+      const rowQuery = rowQueryOf(data, block.id, query);
       const after = request.query.cursor === undefined ? undefined : readCursor(request.query.cursor, rowQuery);
       const window = await orders.window(app.db, block, data.config, rowQuery, { offset, limit, after });
       // Relations to another database name only the rows of it this reader may read (docs/relations.md).
@@ -446,7 +461,7 @@ export async function databaseRoutes(server: FastifyInstance, { limits }: { limi
       // A public reader: the figures of the fields the views show only.
       const shown = publicly ? publishedFields(data) : null;
       const calculations = Object.fromEntries(Object.entries(layout.calculations ?? {}).filter(([fieldId]) => !shown || shown.has(fieldId)));
-      return envelope(await orders.figures(app.db, block, data.config, rowQueryOf(data, { viewId: layout.uid }), calculations));
+      return envelope(await orders.figures(app.db, block, data.config, rowQueryOf(data, block.id, { viewId: layout.uid }), calculations));
     },
   );
 
@@ -470,10 +485,11 @@ export async function databaseRoutes(server: FastifyInstance, { limits }: { limi
       // Dates by day, week, month, year or relative to today (days as in the formulas' zone), numbers by ranges.
       const { by, step, sub } = layout.groupBy;
       const buckets = { by, step, timeZone: formulaTimeZone(), now: Date.now() };
-      const subGroups = sub && subGroupsOf(data, layout) ? { fieldId: sub.fieldId, by: sub.by, step: sub.step } : undefined;
-      return envelope(
-        await groupCounts(app.db, data.config, block.id, rowQueryOf(data, { viewId: layout.uid }), layout.groupBy.fieldId, people, buckets, subGroups),
-      );
+      const subGroups = sub && subGroupsOf(data, layout, block.id) ? { fieldId: sub.fieldId, by: sub.by, step: sub.step } : undefined;
+      const query = rowQueryOf(data, block.id, { viewId: layout.uid });
+      // A table by a list field: its groups are the runs of its split order (a row in each of its values').
+      if (query.split !== undefined) return envelope(await orders.splitGroups(app.db, block, data.config, query));
+      return envelope(await groupCounts(app.db, data.config, block.id, query, layout.groupBy.fieldId, people, buckets, subGroups));
     },
   );
 
@@ -508,7 +524,7 @@ export async function databaseRoutes(server: FastifyInstance, { limits }: { limi
         );
       // People by the names the caller may see: none on a published page (docs/api/databases.md, «Public pages»).
       const names = peopleNamesFor(app.db, viewerId);
-      const groups = await keptChartGroups(orders, app.db, block, data.config, rowQueryOf(data, { viewId: layout.uid }), chart);
+      const groups = await keptChartGroups(orders, app.db, block, data.config, rowQueryOf(data, block.id, { viewId: layout.uid }), chart);
       return envelope(await foldChart(data.config, chart, groups, names));
     },
   );
@@ -789,7 +805,7 @@ export async function databaseRoutes(server: FastifyInstance, { limits }: { limi
       const layout = publicly ? publicLayout(data, request.query.viewId) : request.query.viewId ? layoutOf(data, request.query.viewId) : data.view.layouts[0];
       const columns = (layout?.orderedFields.map((f) => f.fieldId) ?? Object.keys(data.config.fields)).filter((id) => fieldOf(data.config, id));
       if (!columns.includes(MAIN_FIELD_ID)) columns.unshift(MAIN_FIELD_ID);
-      const query = rowQueryOf(data, { viewId: layout?.uid });
+      const query = rowQueryOf(data, block.id, { viewId: layout?.uid });
       // People by the names the caller may see (a public reader: none).
       const names = peopleNamesFor(app.db, viewerId);
       const csv = () =>

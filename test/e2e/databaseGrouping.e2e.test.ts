@@ -3,6 +3,7 @@ import { dateBucket, dayNumber } from '../../schema/groupBuckets';
 import { databaseWithViews } from '../helpers/a11yContent';
 import { axeViolations } from '../helpers/axe';
 import { cookieOf } from '../helpers/browser';
+import { fetchJson } from '../helpers/serverProcess';
 import { browserSuite } from '../helpers/browserSuite';
 import { eventually, shoot } from '../helpers/editorPage';
 
@@ -89,5 +90,56 @@ it('sub-groups (issue 38): grouped by a status, then by a checkbox under each; a
   await page.getByRole('button', { name: /Свернуть группу «?Сделать/ }).click();
   await eventually(headers, ['1:Сделать 1', '1:Готово 1', '2:Нет 1']);
   expect(await page.locator('.db-scroll .db-row').count()).toBe(1);
+  await page.context().close();
+});
+
+it('grouped by a multi-select (issue 38): a row under each of its tags; a tag added elsewhere puts it under that one too, live', async () => {
+  const page = await suite.signedIn('tags.e2e@example.com');
+  const cookie = await cookieOf(page);
+  const { holderId, rowId } = await databaseWithViews(suite.server.url, cookie, 'Задачи');
+  const S = `${suite.server.url}/api/v3/spaces`;
+  const call = async (method: string, path: string, body?: unknown) =>
+    (await fetchJson<{ data: unknown }>(`${S}${path}`, { method, cookie, body: body === undefined ? undefined : JSON.stringify(body) })).data;
+  const blocks = (await call('GET', `/note/${holderId}/blocks`)) as Array<{ id: string }>;
+  const db = blocks[0].id;
+  const tags = {
+    name: 'Теги',
+    type: 'multiSelect',
+    options: [
+      { id: 'ux', name: 'Дизайн', color: 'blue' },
+      { id: 'be', name: 'Сервер', color: 'green' },
+    ],
+  };
+  await call('POST', `/database/${db}/fields`, { id: 'tags', field: tags });
+  // «Макет» is tagged both; «Вёрстка» none.
+  await call('POST', `/row/${rowId}/cells/tags`, { value: ['ux', 'be'], version: 0 });
+  await page.goto(`${suite.server.url}/${holderId}`);
+  await page.locator('.db-scroll .db-row').first().waitFor();
+  /** The headers and the rows' titles as drawn, top to bottom. */
+  const drawn = () =>
+    page.locator('.db-scroll .db-group, .db-scroll .db-row').evaluateAll((all) =>
+      all
+        .map((el) => ({
+          top: new DOMMatrixReadOnly(getComputedStyle(el).transform).m42,
+          text: el.classList.contains('db-group')
+            ? `# ${(el as HTMLElement).innerText.replace(/\s+/g, ' ').trim()}`
+            : ((el as HTMLElement).innerText.split('\n').find((line) => line.trim()) ?? '').trim(),
+        }))
+        .sort((a, b) => a.top - b.top)
+        .map((el) => el.text),
+    );
+  await page.getByRole('button', { name: 'Группировка' }).click();
+  await page.getByRole('menuitemradio', { name: 'Теги' }).click();
+  await eventually(drawn, ['# Дизайн 1', 'Макет', '# Сервер 1', 'Макет', '# Без значения 1', 'Вёрстка']);
+  // No sub-groups under tags (a row is in several groups).
+  await page.getByRole('button', { name: /Группы: Теги/ }).click();
+  expect(await page.getByRole('menu').getByRole('group', { name: 'Подгруппы' }).count()).toBe(0);
+  await page.keyboard.press('Escape');
+  await shoot(page, 'database-group-multiselect-1280');
+  // Someone tags «Вёрстка» «Сервер»: it moves under «Сервер», each header over its own rows.
+  const rows = (await call('GET', `/database/${db}/rows?limit=10`)) as Array<{ id: string; data: { title: string } }>;
+  const layout = rows.find((r) => r.data.title === 'Вёрстка')!;
+  await call('POST', `/row/${layout.id}/cells/tags`, { value: ['be'], version: 0 });
+  await eventually(drawn, ['# Дизайн 1', 'Макет', '# Сервер 2', 'Макет', 'Вёрстка']);
   await page.context().close();
 });

@@ -8,6 +8,7 @@ import {
   databaseDataSchema,
   fieldOf,
   hasOptions,
+  splitsRows,
   timelineFitting,
   timelineWithout,
   valueProblem,
@@ -522,7 +523,7 @@ export function addView(db: Kysely<Database>, changer: Changer, databaseId: stri
         throw invalid('orderOf is not a view of this database', [{ path: 'orderOf', message: 'no such view' }]);
       await copyViewKeys(trx, id, orderOf, layout.uid);
     }
-    assertSubGroups(data.config, layout);
+    assertSubGroups(data.config, id, layout);
     const layouts = [...copyView(data.view).layouts];
     const at = placeAfter ? layouts.findIndex((l) => l.uid === placeAfter) : -1;
     if (at >= 0) layouts.splice(at + 1, 0, layout);
@@ -532,11 +533,19 @@ export function addView(db: Kysely<Database>, changer: Changer, databaseId: stri
   });
 }
 
-/** 422: sub-groups under a date's or a number's groups (their buckets' rows do not run by sub-group). */
-function assertSubGroups(config: DatabaseConfig, layout: DatabaseLayout): void {
+/**
+ * 422: sub-groups under a date's or a number's groups (their buckets' rows do not run by
+ * sub-group), or by or under a table's groups by a list field (a row in several groups: `splitsRows`).
+ */
+function assertSubGroups(config: DatabaseConfig, databaseId: string, layout: DatabaseLayout): void {
   if (layout.groupBy?.sub && !takesSubGroups(config.fields, layout.groupBy.fieldId))
     throw invalid('no sub-groups under a date’s or a number’s groups yet', [
       { path: 'layout.groupBy.sub', message: 'group by another field, or sub-group without the date or number' },
+    ]);
+  const sub = layout.groupBy?.sub;
+  if (sub && layout.type === 'table' && (splitsRows(config, databaseId, layout.groupBy!.fieldId) || splitsRows(config, databaseId, sub.fieldId)))
+    throw invalid('no sub-groups by or under a multi-select’s or a relation’s groups yet', [
+      { path: 'layout.groupBy.sub', message: 'a row is in each of its values’ groups: group and sub-group by other fields' },
     ]);
 }
 
@@ -557,6 +566,7 @@ export function updateView(db: Kysely<Database>, changer: Changer, databaseId: s
     const layouts = copyView(data.view).layouts.map((l) => (l.uid === viewId ? retyped(data.config, l, { ...l, ...layout, uid: l.uid }) : l));
     assertSubGroups(
       data.config,
+      databaseId,
       layouts.find((l) => l.uid === viewId)!,
     );
     return { data: { ...data, view: { layouts } } };

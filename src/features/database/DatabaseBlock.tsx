@@ -3,6 +3,7 @@ import { useTranslation } from 'react-i18next';
 import {
   DATE_GROUPINGS,
   MAIN_FIELD_ID,
+  splitsRows,
   type DatabaseConfig,
   type DatabaseField,
   type DatabaseLayout,
@@ -586,8 +587,10 @@ function GroupButton({ layout }: { layout: DatabaseLayout }) {
   // A board's columns: one of its field types, always some.
   // A formula or a rollup groups as the type of its values (a unique ID as its number): schema/formula/field.ts.
   const storedType = (id: string) => (db.config.fields[id] ? asStoredField(db.config.fields, id).type : undefined);
+  // A table by a multi-select or a relation to its own rows: a row in each of its values' groups.
+  const splits = (id: string) => splitsRows(db.config, db.databaseId, id);
   const candidates = Object.entries(db.config.fields).filter(([id, f]: [string, DatabaseField]) =>
-    board ? makesBoardColumns(f) : GROUPABLE.has(storedType(id) ?? '') && id !== MAIN_FIELD_ID,
+    board ? makesBoardColumns(f) : (GROUPABLE.has(storedType(id) ?? '') || splits(id)) && id !== MAIN_FIELD_ID,
   );
   const currentType = layout.groupBy ? storedType(layout.groupBy.fieldId) : undefined;
   const current = layout.groupBy?.fieldId;
@@ -657,7 +660,7 @@ function GroupButton({ layout }: { layout: DatabaseLayout }) {
                 ))}
               </div>
             )}
-            {layout.type === 'table' && current && currentType !== 'date' && currentType !== 'number' && (
+            {layout.type === 'table' && current && currentType !== 'date' && currentType !== 'number' && !splits(current) && (
               // A table's sub-groups: each group's rows grouped again by another field (docs/api/databases.md «Grouping»).
               <div role="group" aria-label={t('database.subGroup')} className="db-menu-section">
                 <div className="menu-separator" role="separator" />
@@ -675,7 +678,7 @@ function GroupButton({ layout }: { layout: DatabaseLayout }) {
                   {t('database.noSubGroup')}
                 </MenuItem>
                 {candidates
-                  .filter(([id]) => id !== current)
+                  .filter(([id]) => id !== current && !splits(id))
                   .map(([id, f]) => (
                     <MenuItem
                       key={id}

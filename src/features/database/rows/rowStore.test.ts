@@ -208,6 +208,34 @@ describe('the windowed row store', () => {
     jest.useRealTimers();
   });
 
+  test('a row at several places (a table grouped by a multi-select: a row in each of its options’ groups) changes at each, as one object', async () => {
+    // Windows of two: [А, Б] and [А, В] — «А» is in two groups.
+    const entries = [makeRow(0, { n: 0 }), makeRow(1, { n: 1 }), makeRow(0, { n: 0 }), makeRow(2, { n: 2 })];
+    const store = new RowStore(
+      async (query) => ({
+        rows: entries.slice(query.offset ?? 0, (query.offset ?? 0) + (query.limit ?? 2)),
+        count: 4,
+        offset: query.offset ?? 0,
+        hasMoreNext: false,
+      }),
+      { viewId: 'v1' },
+      null,
+      2,
+    );
+    store.setVisible(0, 3);
+    await settle();
+    await settle();
+    expect([0, 1, 2, 3].map((i) => store.rowAt(i)?.id)).toEqual(['row-0', 'row-1', 'row-0', 'row-2']);
+    const other = store.rowAt(1);
+    store.applyChange({ kind: 'cells', rowId: 'row-0', cells: [{ fieldId: 'n', value: 42, version: 3 }], updatedAt: 'x', updatedBy: 'u2' });
+    expect(store.rowAt(0)?.data.values.n).toBe(42);
+    expect(store.rowAt(2)).toBe(store.rowAt(0));
+    expect(store.rowAt(1)).toBe(other);
+    store.setLocal('row-0', 'n', 7);
+    expect([store.rowAt(0)?.data.values.n, store.rowAt(2)?.data.values.n]).toEqual([7, 7]);
+    store.dispose();
+  });
+
   test('realtime: a background computation of formulas reads the windows again, at most every 2 s', async () => {
     jest.useFakeTimers();
     const { server, store } = setup(50);

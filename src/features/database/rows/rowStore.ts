@@ -414,17 +414,22 @@ export class RowStore {
     return { ...row, data: { ...row.data, values }, versions };
   }
 
-  /** Replaces a loaded row (by id) through `change` (never with a deleted field's cells); false when it is not in memory. */
+  /**
+   * Replaces a loaded row (by id) through `change` (never with a deleted field's cells) — every
+   * place it is at (a table grouped by a multi-select shows a row in each of its options' groups);
+   * false when it is not in memory.
+   */
   private replaceRow(rowId: string, change: (row: WireRow) => WireRow): boolean {
+    let next: WireRow | undefined;
     for (const window of this.windows.values()) {
       const at = window.rows.findIndex((row) => row.id === rowId);
       if (at < 0) continue;
-      const next = this.withoutGone(change(window.rows[at]));
-      if (next === window.rows[at]) return true;
-      window.rows = [...window.rows.slice(0, at), next, ...window.rows.slice(at + 1)];
-      return true;
+      // Changed once: every place shows the same object.
+      const changed = (next ??= this.withoutGone(change(window.rows[at])));
+      if (window.rows.every((row) => row.id !== rowId || row === changed)) continue;
+      window.rows = window.rows.map((row) => (row.id === rowId ? changed : row));
     }
-    return false;
+    return next !== undefined;
   }
 
   /** A cell written here: shown at once, and kept over reads until `settleLocal`. */

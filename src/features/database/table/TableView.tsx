@@ -278,7 +278,8 @@ export function TableView({ layout, savedLayout, onStore, fill, search = '' }: T
               const inSel = range && r >= range.top && r <= range.bottom;
               return (
                 <Row
-                  key={row?.id ?? `i${r}`}
+                  // A row at several places (a group for each of its options): one key per place.
+                  key={row ? (groups.split ? `${row.id}@${r}` : row.id) : `i${r}`}
                   index={r}
                   itemIndex={item.index}
                   measure={grid.wraps ? rowVirtualizer.measureElement : undefined}

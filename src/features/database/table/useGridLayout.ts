@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react';
 import { columnResizingFeature, columnSizingFeature, tableFeatures, useTable, type ColumnDef } from '@tanstack/react-table';
 import { useVirtualizer, type VirtualItem } from '@tanstack/react-virtual';
-import type { DatabaseLayout } from '../../../../schema/blocks/database';
+import { splitsRows, type DatabaseLayout } from '../../../../schema/blocks/database';
 import type { WireGroup, WireRow } from '../../../../schema/database';
 import { onPhone, watchPhone } from '../../../ui/useIsPhone';
 import { useDatabase } from '../context';
@@ -31,27 +31,43 @@ export function useGridGroups(layout: DatabaseLayout, savedLayout: DatabaseLayou
   const groupField = savedLayout.groupBy?.fieldId;
   const count = store.count ?? 0;
   const [groups, setGroups] = useState<WireGroup[] | null>(null);
-  const changes = store.changes;
+  const shown = useRef<WireGroup[] | null>(null);
   useEffect(() => {
-    if (!groupField) {
-      setGroups(null);
-      return;
-    }
-    let cancelled = false;
+    shown.current = groups;
+  }, [groups]);
+  const changes = store.changes;
+  // Which grouping the groups read are of (another view, field or buckets: a new one), and the latest read.
+  const generation = useRef(0);
+  const latest = useRef(0);
+  useEffect(() => {
+    generation.current += 1;
+    // The first groups of a new grouping come with its rows: nothing to read again for them.
+    shown.current = null;
+    if (!groupField) setGroups(null);
+  }, [databaseId, layout.uid, groupField, savedLayout]);
+  useEffect(() => {
+    if (!groupField) return;
+    const gen = generation.current;
+    const current = (id: number) => gen === generation.current && id === latest.current;
     const timer = setTimeout(
       () => {
+        const id = ++latest.current;
         db.api.groups(databaseId, layout.uid).then(
-          (list) => !cancelled && setGroups(list),
-          () => !cancelled && setGroups(null),
+          async (list) => {
+            // Rows that changed group (a cell of the group field written, here or by someone): the
+            // rows are read again before the new headers show, so each header stays over its own
+            // rows. (The refresh makes this effect run again: its groups then match, nothing more.)
+            const before = shown.current;
+            if (before && current(id) && JSON.stringify(before) !== JSON.stringify(list)) await store.refresh().catch(() => undefined);
+            if (current(id)) setGroups(list);
+          },
+          () => current(id) && setGroups(null),
         );
       },
       changes === 0 ? 0 : 300,
     );
-    return () => {
-      cancelled = true;
-      clearTimeout(timer);
-    };
-  }, [db.api, databaseId, layout.uid, groupField, savedLayout, changes, count]);
+    return () => clearTimeout(timer);
+  }, [db.api, databaseId, layout.uid, groupField, savedLayout, changes, count, store]);
   // Collapsed groups: a personal preference of this browser (collapsedGroups.ts).
   const [collapsed, toggleGroup] = useCollapsedGroups(databaseId, layout.uid, groupField);
   const subField = savedLayout.groupBy?.sub?.fieldId;
@@ -74,7 +90,9 @@ export function useGridGroups(layout: DatabaseLayout, savedLayout: DatabaseLayou
       hidden,
     );
   }, [headers, groupField, collapsed]);
-  return { groupField, subField, groups: headers, collapsed, toggleGroup, grouped, itemCount: grouped ? grouped.size : count };
+  // A table by a multi-select or a relation to its own rows: a row in each of its values' groups (at several places).
+  const split = !!groupField && splitsRows(db.config, databaseId, groupField);
+  return { groupField, subField, split, groups: headers, collapsed, toggleGroup, grouped, itemCount: grouped ? grouped.size : count };
 }
 
 /** A header of a grouped table: its group (a sub-group at level 1), the rows right under it (a group with sub-groups: none), its collapse key. */
