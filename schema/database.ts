@@ -194,6 +194,9 @@ export const writeCellsBodySchema = z
   .strict();
 export type WriteCellsBody = z.infer<typeof writeCellsBodySchema>;
 
+/** A cell a move writes on every row moved. */
+const moveCellSchema = z.object({ fieldId: fieldIdSchema, value: rowValueSchema }).strict();
+
 /** POST database/{id}/rows/move: rows (in this order) placed after a row (null: first). */
 export const moveRowsBodySchema = z
   .object({
@@ -201,8 +204,20 @@ export const moveRowsBodySchema = z
     /** After this row (null: first); or `placeBefore`, before that one (the top of a board's column). One of the two. */
     placeAfter: refId.nullable().optional(),
     placeBefore: refId.optional(),
-    /** A cell written on every row moved, whatever its version (a card dropped in a board's column: the column's value). */
-    set: z.object({ fieldId: fieldIdSchema, value: rowValueSchema }).strict().optional(),
+    /**
+     * A cell written on every row moved, whatever its version (a card dropped in a board's column:
+     * the column's value), or two (dropped in another swimlane's column: the lane's value too).
+     */
+    set: z
+      .union([
+        moveCellSchema,
+        z
+          .array(moveCellSchema)
+          .min(1)
+          .max(2)
+          .refine((cells) => new Set(cells.map((c) => c.fieldId)).size === cells.length, 'a field is set once'),
+      ])
+      .optional(),
     /** The view the rows are moved in: its own order only (missing: the rows' own order, which every view without keys of its own follows). */
     viewId: viewUidSchema.optional(),
   })
@@ -278,6 +293,8 @@ export const rowsQueryShape = {
   preview: z.enum(CARD_PREVIEWS).optional(),
   /** Only the rows of one group of the view (`viewId`, grouped): a board's column. The group's value as GET …/groups gives it. */
   group: z.union([z.string().max(128), z.boolean(), z.null()]).optional(),
+  /** Only the rows of one of the view's sub-groups (a board's swimlane, `groupBy.sub`), by its value as GET …/groups?lanes=true gives it. */
+  sub: z.union([z.string().max(128), z.boolean(), z.null()]).optional(),
   /** Only the rows whose date in a date field meets [from, to) (each YYYY-MM-DD or an ISO date-time): those starting in it and ranges running into it. A calendar's days. */
   range: z
     .object({

@@ -483,6 +483,16 @@ export function fieldOf(config: DatabaseConfig, fieldId: string): DatabaseField 
 }
 
 /**
+ * Whether a board's swimlanes (`groupBy.sub` of a board) can be by this field: a field whose values
+ * a column can be by — a select, status, multi-select, checkbox, person, a relation to rows of its
+ * own database — so a lane's rows are read as a column's (`GET …/rows?sub=`).
+ */
+export function makesLanes(field: Pick<DatabaseField, 'type'> & { databaseId?: string } | undefined): boolean {
+  if (!field) return false;
+  return ['select', 'status', 'multiSelect', 'checkbox', 'person'].includes(field.type) || (field.type === 'relation' && field.databaseId === undefined);
+}
+
+/**
  * Whether a table grouped by this field shows a row in each of its values' groups
  * (docs/api/databases.md «Grouping»): a multi-select, a relation to rows of its own database.
  */
@@ -576,9 +586,11 @@ export function layoutProblems(config: DatabaseConfig, layout: DatabaseLayout): 
   if (layout.groupBy) unknown(layout.groupBy.fieldId, ['groupBy', 'fieldId']);
   const sub = layout.groupBy?.sub;
   if (sub && !unknown(sub.fieldId, ['groupBy', 'sub', 'fieldId'])) {
-    if (layout.type !== 'table') problems.push({ path: ['groupBy', 'sub'], message: 'sub-groups are a table view’s' });
+    if (layout.type !== 'table' && layout.type !== 'board') problems.push({ path: ['groupBy', 'sub'], message: 'sub-groups are a table’s or a board’s' });
     else if (sub.fieldId === layout.groupBy!.fieldId)
       problems.push({ path: ['groupBy', 'sub', 'fieldId'], message: 'a sub-group is by another field than the group' });
+    else if (layout.type === 'board' && !makesLanes(config.fields[sub.fieldId]))
+      problems.push({ path: ['groupBy', 'sub', 'fieldId'], message: 'a board’s swimlanes are by a select, status, multi-select, checkbox, person or relation field' });
   }
   if (layout.cover && !unknown(layout.cover.fieldId, ['cover', 'fieldId']) && config.fields[layout.cover.fieldId].type !== 'files')
     problems.push({ path: ['cover', 'fieldId'], message: 'a cover is a files field' });

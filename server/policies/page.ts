@@ -1,7 +1,7 @@
 import type { Kysely, Transaction } from 'kysely';
 import { type AccessLevel, type WorkspaceRole } from '../../schema/constants';
 import { allows, roleDefault, type PageAction } from '../../schema/policies/page';
-import type { Database, PageRow } from '../db/types';
+import { ROW_TEMPLATE, type Database, type PageRow } from '../db/types';
 import { AppError, forbidden, notFound } from '../errors';
 import { ERROR_CODES } from '../../schema/errors';
 import { grantsOfUser } from '../repositories/pageMembers';
@@ -99,12 +99,24 @@ export function assertNotInTrash(page: Pick<PageRow, 'in_trash'>): void {
 
 /**
  * A page re-read inside the transaction that writes into it (after that transaction's lock): 404
- * when it is gone, 409 page.in_trash when it is in the trash; key-share locked on PostgreSQL
+ * when it is gone, 409 page.in_trash when it is in the trash (`assertWritable`); key-share locked on PostgreSQL
  * (`findPageForWrite`).
  */
 export async function writablePage(trx: Transaction<Database>, id: string): Promise<PageRow> {
   const page = await findPageForWrite(trx, id);
   if (!page) throw notFound('page');
-  assertNotInTrash(page);
+  await assertWritable(trx, page);
   return page;
+}
+
+/**
+ * 409 page.in_trash: a page in the trash, or a row template whose database's page is there — a
+ * template stays a template when that page goes to the trash (its rows go with it), and is not
+ * written while it is there, as the rows are not.
+ */
+export async function assertWritable(db: Kysely<Database>, page: Pick<PageRow, 'in_trash' | 'parent_id'>): Promise<void> {
+  assertNotInTrash(page);
+  if (page.in_trash !== ROW_TEMPLATE || page.parent_id === null) return;
+  const holder = await db.selectFrom('pages').select('in_trash').where('id', '=', page.parent_id).executeTakeFirst();
+  if (holder?.in_trash === 1) throw pageInTrash();
 }

@@ -21,7 +21,7 @@ import { asStoredField } from '../../schema/formula/field';
 import { foreignOriginals } from '../../schema/formula/rollup';
 import { newId } from '../../schema/ids';
 import { isPostgres } from '../db/connect';
-import type { BlockRow, CellRow, Database, DatabaseCellTable, PageRow } from '../db/types';
+import { ROW_TEMPLATE, type BlockRow, type CellRow, type Database, type DatabaseCellTable, type PageRow } from '../db/types';
 import { nowIso } from '../time';
 import { bumpRevisions, ROWS_REVISION, viewOrderRevision } from './databaseRevisions';
 import { FRESH_PAGE_STATE, childPath } from './pages';
@@ -362,7 +362,6 @@ export interface InsertRowsInput {
   templates?: boolean;
 }
 
-import { ROW_TEMPLATE as ROW_TEMPLATE_STATE } from '../db/types';
 export { ROW_TEMPLATE } from '../db/types';
 
 /** A database's row templates (docs/api/databases.md «Row templates»), in their order. */
@@ -371,7 +370,7 @@ export function listTemplatePages(db: Kysely<Database>, databaseId: string): Pro
     .selectFrom('pages')
     .select(['id', 'title', 'icon'])
     .where('database_id', '=', databaseId)
-    .where('in_trash', '=', ROW_TEMPLATE_STATE)
+    .where('in_trash', '=', ROW_TEMPLATE)
     .orderBy('sort_key')
     .orderBy('id')
     .execute();
@@ -409,7 +408,7 @@ export async function insertRows(trx: Transaction<Database>, input: InsertRowsIn
     icon: row.icon ?? null,
     cover: null,
     is_public: 0,
-    in_trash: input.templates ? ROW_TEMPLATE_STATE : 0,
+    in_trash: input.templates ? ROW_TEMPLATE : 0,
     default_layout_id: null,
     sort_key: input.sortKeys[at],
     created_by: input.userId,
@@ -729,6 +728,8 @@ export interface RowQuery {
   inTrash?: boolean;
   /** Only the rows of one group (a board's column): the group field and its value, as `groupCounts` gives them. */
   group?: { fieldId: string; value: string | boolean | null };
+  /** And of one sub-group (a board's swimlane): its field and value, as `groupCounts` gives them for that field. */
+  subGroup?: { fieldId: string; value: string | boolean | null };
   /** Only the rows whose date (a date field) meets [from, to) in ms: starting in it, or started before it and ending after its start (a calendar's days). */
   range?: { fieldId: string; from: number; to: number };
   /** Only the rows with no date in this date field (a calendar's «Без даты»). */
@@ -965,6 +966,7 @@ export function whereSql(config: DatabaseConfig, databaseId: string, query: RowQ
     );
   }
   if (query.group) parts.push(groupSql(config, query.group.fieldId, query.group.value));
+  if (query.subGroup) parts.push(groupSql(config, query.subGroup.fieldId, query.subGroup.value));
   if (query.range) parts.push(rangeSql(databaseId, query.range));
   if (query.undated)
     parts.push(sql<SqlBool>`not exists (select 1 from database_cells c where c.row_id = p.id and c.field_id = ${query.undated} and c.num is not null)`);
@@ -993,8 +995,11 @@ function groupSql(config: DatabaseConfig, fieldId: string, value: string | boole
     sql<SqlBool>`exists (select 1 from database_cells c where c.row_id = p.id and c.field_id = ${fieldId} and ${condition})`;
   if (value === true) return cell(sql`c.num = 1`);
   if (value === false) return sql<SqlBool>`not ${cell(sql`c.num = 1`)}`;
-  if (value === null) return sql<SqlBool>`not ${cell(sql`(c.txt is not null or c.num is not null)`)}`;
   const type = fieldOf(config, fieldId)?.type;
+  // A relation's «Без значения»: the rows naming no live row (none, or only rows in the trash: they name no group).
+  if (value === null && type === 'relation')
+    return sql<SqlBool>`not exists (select 1 from row_links l join pages t on t.id = l.to_row where l.from_row = p.id and l.field_id = ${fieldId} and t.in_trash = 0)`;
+  if (value === null) return sql<SqlBool>`not ${cell(sql`(c.txt is not null or c.num is not null)`)}`;
   if (type === 'person' || type === 'multiSelect' || type === 'relation') return cell(listHas(value));
   return cell(sql`c.txt = ${value}`);
 }
@@ -1224,6 +1229,7 @@ export function queryFields(config: DatabaseConfig, query: RowQuery): string[] |
   for (const sort of query.sorts ?? []) fields.add(sort.fieldId);
   if (query.search) fields.add(MAIN_FIELD_ID);
   if (query.group) fields.add(query.group.fieldId);
+  if (query.subGroup) fields.add(query.subGroup.fieldId);
   if (query.range) fields.add(query.range.fieldId);
   if (query.undated) fields.add(query.undated);
   if (query.split !== undefined) {
@@ -1351,7 +1357,7 @@ export class ViewOrders {
 
   /** A view's every row in order, with their keys: kept while the rows and the fields it reads stay. */
   private async order(db: Kysely<Database>, database: Pick<BlockRow, 'id' | 'version'>, config: DatabaseConfig, query: RowQuery): Promise<RowOrder> {
-    const key = `${database.id}\n${JSON.stringify([query.filter ?? null, query.sorts ?? [], query.search ?? '', query.inTrash === true, query.group ?? null, query.range ?? null, query.undated ?? null, query.order ?? null, query.split ?? null])}`;
+    const key = `${database.id}\n${JSON.stringify([query.filter ?? null, query.sorts ?? [], query.search ?? '', query.inTrash === true, query.group ?? null, query.range ?? null, query.undated ?? null, query.order ?? null, query.split ?? null, query.subGroup ?? null])}`;
     // A view's own order has a counter of its own: a move in one view leaves the others' orders kept.
     const fields = queryFields(config, query);
     const order = await this.keep(
@@ -1602,8 +1608,8 @@ export async function groupCounts(
     from pages p left join database_cells c on c.row_id = p.id and c.field_id = ${fieldId}
     where ${where} group by c.txt, c.num`.execute(db);
   const cells = rows.rows.map((row) => ({ txt: row.txt, num: row.num, sample: row.sample, n: Number(row.n) }));
-  // A board's columns by a person, multi-select or relation field: a card in each of its people's, options' or related rows' columns.
-  if (people !== undefined && (field.type === 'person' || field.type === 'multiSelect' || field.type === 'relation')) {
+  // A board's columns by a person or multi-select field: a card in each of its people's or options' columns (a relation's: `ViewOrders.splitGroups`).
+  if (people !== undefined && (field.type === 'person' || field.type === 'multiSelect')) {
     const counts = new Map<string | null, number>();
     for (const cell of cells) for (const one of cell.txt === null ? [null] : listKeyIds(cell.txt)) counts.set(one, (counts.get(one) ?? 0) + cell.n);
     if (field.type === 'multiSelect')
@@ -1611,7 +1617,6 @@ export async function groupCounts(
         field,
         [...counts.entries()].map(([value, count]) => ({ value, count })),
       );
-    if (field.type === 'relation') return relatedGroups(db, databaseId, counts);
     const ids = [...counts.keys()].filter((value): value is string => typeof value === 'string');
     const names = await people(ids);
     const name = (value: string | boolean | null) => (typeof value === 'string' ? (names.get(value) ?? value) : '');
@@ -1625,21 +1630,6 @@ export async function groupCounts(
       );
   }
   return foldGroups(field, cells, bucketing);
-}
-
-/**
- * A board's columns by a relation to rows of its own database: each live related row (by its
- * title, then id; a row in the trash or a template names no column), «Без значения» last.
- */
-async function relatedGroups(db: Kysely<Database>, databaseId: string, counts: ReadonlyMap<string | null, number>): Promise<WireGroup[]> {
-  const ids = [...counts.keys()].filter((id): id is string => id !== null);
-  const groups: WireGroup[] = (await liveRelatedRows(db, databaseId, ids)).map((page) => ({
-    value: page.id,
-    label: page.title,
-    count: counts.get(page.id) ?? 0,
-  }));
-  const empty = counts.get(null);
-  return empty ? [...groups, { value: null, count: empty }] : groups;
 }
 
 /** The field a view's rows group by, as the type of its values (a formula's, a rollup's: `asStoredField`); none when its groups would tell a reader what they may not read. */
@@ -1746,19 +1736,25 @@ export async function cloneDatabaseRows(
   const now = nowIso();
   let copied = 0;
   let after = '';
+  // The row templates come along (still templates): the copy's default is the copy of the original's.
+  const templates = new Map<string, string>();
   for (;;) {
     const rows = await trx
       .selectFrom('pages')
       .selectAll()
       .where('database_id', '=', fromId)
-      .where('in_trash', '=', 0)
+      .where('in_trash', 'in', [0, ROW_TEMPLATE])
       .where('id', '>', after)
       .orderBy('id')
       .limit(500)
       .execute();
-    if (rows.length === 0) return copied;
+    if (rows.length === 0) {
+      if (templates.size > 0) await defaultTemplateCopied(trx, fromId, toId, templates);
+      return copied;
+    }
     after = rows[rows.length - 1].id;
     const ids = new Map<string, string>([[fromId, toId], ...rows.map((row) => [row.id, newId()] as [string, string])]);
+    for (const row of rows) if (row.in_trash === ROW_TEMPLATE) templates.set(row.id, ids.get(row.id)!);
     const live = await trx
       .selectFrom('blocks')
       .selectAll()
@@ -1786,6 +1782,7 @@ export async function cloneDatabaseRows(
       database_id: toId,
       ...(holder ? { parent_id: holder.id, path: JSON.stringify(childPath(holder)), workspace_id: holder.workspace_id } : {}),
       is_public: 0,
+      in_trash: row.in_trash === ROW_TEMPLATE ? ROW_TEMPLATE : 0,
       created_by: userId,
       created_at: now,
       updated_at: now,
@@ -1830,8 +1827,23 @@ export async function cloneDatabaseRows(
       () => toId,
     );
     await cloneViewKeys(trx, fromId, toId, views, new Map(rows.map((row) => [row.id, ids.get(row.id)!])));
-    copied += rows.length;
+    copied += rows.filter((row) => row.in_trash === 0).length;
   }
+}
+
+/** A copied database's default row template: the copy of the original's (`copies`: template → its copy), else none. */
+async function defaultTemplateCopied(trx: Transaction<Database>, fromId: string, toId: string, copies: ReadonlyMap<string, string>): Promise<void> {
+  const [original, copy] = await Promise.all([findDatabaseBlock(trx, fromId), findDatabaseBlock(trx, toId)]);
+  if (!original || !copy) return;
+  const data = databaseData(copy);
+  const wanted = databaseData(original).defaultTemplate;
+  const defaultTemplate = typeof wanted === 'string' ? (copies.get(wanted) ?? null) : null;
+  if ((data.defaultTemplate ?? null) === defaultTemplate) return;
+  await trx
+    .updateTable('blocks')
+    .set({ data: JSON.stringify({ ...data, defaultTemplate }) })
+    .where('id', '=', toId)
+    .execute();
 }
 
 /**

@@ -1,6 +1,6 @@
 /* A user's favourite pages. */
 import type { Kysely } from 'kysely';
-import type { Database, PageRow } from '../db/types';
+import { ROW_TEMPLATE, type Database, type PageRow } from '../db/types';
 import { nowAfter } from '../time';
 import { inChunks } from '../db/inChunks';
 
@@ -28,16 +28,20 @@ export async function removeFavorite(db: Kysely<Database>, userId: string, pageI
   await db.deleteFrom('favorites').where('user_id', '=', userId).where('page_id', '=', pageId).execute();
 }
 
-/** The user's favourite pages of a workspace, not in trash, in the order they were added. */
+/**
+ * The user's favourite pages of a workspace, not in trash, in the order they were added — a row
+ * template too (its page opens as the template), while its database's page is not in the trash.
+ */
 export async function listFavoritePages(db: Kysely<Database>, userId: string, workspaceId: string): Promise<PageRow[]> {
   const rows = await db
     .selectFrom('favorites as f')
     .innerJoin('pages as p', 'p.id', 'f.page_id')
+    .leftJoin('pages as holder', 'holder.id', 'p.parent_id')
     .selectAll('p')
     .select('f.created_at as favorited_at')
     .where('f.user_id', '=', userId)
     .where('p.workspace_id', '=', workspaceId)
-    .where('p.in_trash', '=', 0)
+    .where((eb) => eb.or([eb('p.in_trash', '=', 0), eb.and([eb('p.in_trash', '=', ROW_TEMPLATE), eb('holder.in_trash', '=', 0)])]))
     .execute();
   rows.sort((a, b) => (a.favorited_at !== b.favorited_at ? (a.favorited_at < b.favorited_at ? -1 : 1) : a.id < b.id ? -1 : 1));
   return rows.map(({ favorited_at: _favoritedAt, ...page }) => page);

@@ -277,7 +277,7 @@ describe('a board by a multi-select field (issue 38)', () => {
 });
 
 describe('a board by a relation to rows of its own database (issue 38)', () => {
-  test('its columns are the related rows by title (a row in the trash names none), «Без значения» last; a card moved swaps that row alone', async () => {
+  test('its columns are the related rows by title (a row in the trash names none: a card naming only such is in «Без значения»), «Без значения» last; a card moved swaps that row alone', async () => {
     const page = expectOk<WireElement>(await api(t, ann, 'POST', `${S}/section/private`, { title: 'Эпики' }), 201);
     const data = {
       config: {
@@ -309,9 +309,11 @@ describe('a board by a relation to rows of its own database (issue 38)', () => {
     expect(board.map((g) => [g.value === null ? null : (g as { label?: string }).label, g.count])).toEqual([
       ['Вход', 1],
       ['Поиск', 2],
-      [null, 2],
+      [null, 3],
     ]);
     expect((await column(db.id, search)).titles.sort()).toEqual(['Индекс', 'Форма']);
+    // «Архив» names only a row in the trash: in «Без значения», with the rows naming none.
+    expect((await column(db.id, null)).titles.sort()).toEqual(['Архив', 'Вход', 'Поиск']);
     // «Форма» moved from «Вход» to «Поиск» only: the web app writes its rows with «Вход» gone.
     const form = tasks.find((r) => r.data.title === 'Форма')!;
     expectOk(
@@ -323,5 +325,105 @@ describe('a board by a relation to rows of its own database (issue 38)', () => {
       }),
     );
     expect((await column(db.id, login)).titles).toEqual([]);
+  });
+});
+
+describe('a board’s swimlanes (issue 38)', () => {
+  test('lanes by another field: their groups, a column’s cards in a lane, a card moved to another lane’s column writes both fields at once; refused lanes', async () => {
+    const page = expectOk<WireElement>(await api(t, ann, 'POST', `${S}/section/private`, { title: 'Дорожки' }), 201);
+    const data = {
+      config: {
+        fields: {
+          [MAIN_FIELD_ID]: { name: 'Название', type: 'text' },
+          stage: {
+            name: 'Этап',
+            type: 'select',
+            options: [
+              { id: 'todo', name: 'Сделать', color: 'gray' },
+              { id: 'done', name: 'Готово', color: 'green' },
+            ],
+          },
+          team: {
+            name: 'Команда',
+            type: 'multiSelect',
+            options: [
+              { id: 'web', name: 'Веб', color: 'blue' },
+              { id: 'app', name: 'Приложение', color: 'red' },
+            ],
+          },
+          due: { name: 'Срок', type: 'date' },
+        },
+      },
+      view: { layouts: [{ uid: 'brd', type: 'board', orderedFields: [], groupBy: { fieldId: 'stage', sub: { fieldId: 'team' } } }] },
+    } as unknown as DatabaseData;
+    const db = expectOk<WireBlock>(await api(t, ann, 'POST', `${S}/block`, { pageId: page.id, type: 'database', data }), 201);
+    const made = expectOk<WireRow[]>(
+      await api(t, ann, 'POST', `${S}/database/${db.id}/rows`, {
+        rows: [
+          { title: 'Вход', values: { stage: 'todo', team: ['web'] } },
+          { title: 'Поиск', values: { stage: 'todo', team: ['web', 'app'] } },
+          { title: 'Push', values: { stage: 'done', team: ['app'] } },
+          { title: 'Идея' },
+        ],
+      }),
+      201,
+    );
+    // The lanes: the team's options holding rows (a row in each of its teams'), «Без значения» last.
+    const lanes = expectOk<Array<{ value: string | null; count: number }>>(await api(t, ann, 'GET', `${S}/database/${db.id}/groups?${q({ viewId: 'brd', lanes: true })}`));
+    expect(lanes).toEqual([
+      { value: 'web', count: 2 },
+      { value: 'app', count: 2 },
+      { value: null, count: 1 },
+    ]);
+    const cell = async (group: string | null, sub: string | null) => {
+      const res = await api(t, ann, 'GET', `${S}/database/${db.id}/rows?${q({ viewId: 'brd', group, sub, limit: 100 })}`);
+      return body<WireRow[]>(res).data.map((r) => r.data.title);
+    };
+    expect(await cell('todo', 'web')).toEqual(['Вход', 'Поиск']);
+    expect(await cell('todo', 'app')).toEqual(['Поиск']);
+    expect(await cell('done', 'app')).toEqual(['Push']);
+    expect(await cell(null, null)).toEqual(['Идея']);
+    // «Вход» dragged from «Сделать»·«Веб» to «Готово»·«Приложение»: one move writes both.
+    const login = made.find((r) => r.data.title === 'Вход')!;
+    expectOk(
+      await api(t, ann, 'POST', `${S}/database/${db.id}/rows/move`, {
+        ids: [login.id],
+        placeAfter: null,
+        set: [
+          { fieldId: 'stage', value: 'done' },
+          { fieldId: 'team', value: ['app'] },
+        ],
+        viewId: 'brd',
+      }),
+    );
+    expect(await cell('done', 'app')).toEqual(['Вход', 'Push']);
+    expect(await cell('todo', 'web')).toEqual(['Поиск']);
+    const row = expectOk<WireRow>(await api(t, ann, 'GET', `${S}/row/${login.id}`));
+    expect([row.data.values.stage, row.data.values.team]).toEqual(['done', ['app']]);
+    // Refused: a field set twice, a value the field does not take (nothing written), lanes by a date, a lane read from a board without lanes.
+    const twice = await api(t, ann, 'POST', `${S}/database/${db.id}/rows/move`, {
+      ids: [login.id],
+      placeAfter: null,
+      set: [
+        { fieldId: 'stage', value: 'todo' },
+        { fieldId: 'stage', value: 'done' },
+      ],
+    });
+    expect(twice.statusCode).toBe(422);
+    const wrong = await api(t, ann, 'POST', `${S}/database/${db.id}/rows/move`, {
+      ids: [login.id],
+      placeAfter: null,
+      set: [
+        { fieldId: 'stage', value: 'todo' },
+        { fieldId: 'team', value: ['nope'] },
+      ],
+    });
+    expect([wrong.statusCode, errorCode(wrong)]).toEqual([422, 'validation_failed']);
+    expect((expectOk<WireRow>(await api(t, ann, 'GET', `${S}/row/${login.id}`))).data.values.stage).toBe('done');
+    const byDate = await api(t, ann, 'POST', `${S}/database/${db.id}/views/brd`, { layout: { groupBy: { fieldId: 'stage', sub: { fieldId: 'due' } } } });
+    expect(byDate.statusCode).toBe(422);
+    expectOk(await api(t, ann, 'POST', `${S}/database/${db.id}/views/brd`, { layout: { groupBy: { fieldId: 'stage' } } }));
+    const noLanes = await api(t, ann, 'GET', `${S}/database/${db.id}/rows?${q({ viewId: 'brd', group: 'todo', sub: 'web' })}`);
+    expect([noLanes.statusCode, errorCode(noLanes)]).toEqual([422, 'validation_failed']);
   });
 });

@@ -208,6 +208,47 @@ test('a database page duplicated comes with its templates, still templates, the 
   expect(expectOk<WireRowTemplate[]>(await api(t, ann.cookie, 'GET', `${S}/database/${block.id}/templates`)).map((x) => x.id)).toEqual([template.id]);
 });
 
+test('a database block copied on its own comes with its templates, still templates, the default the copy’s', async () => {
+  const { block } = await database();
+  const template = expectOk<WireRowTemplate>(await api(t, ann.cookie, 'POST', `${S}/database/${block.id}/templates`, { title: 'Баг', values: { priority: 3 } }), 201);
+  expectOk(await api(t, ann.cookie, 'POST', `${S}/database/${block.id}/templates/default`, { templateId: template.id }));
+  expectOk(await api(t, ann.cookie, 'POST', `${S}/database/${block.id}/rows`, { rows: [{ title: 'Строка' }] }), 201);
+  const [copy] = expectOk<WireBlock[]>(await api(t, ann.cookie, 'POST', `${S}/block/${block.id}/clone`, {}), 201);
+  const templates = expectOk<WireRowTemplate[]>(await api(t, ann.cookie, 'GET', `${S}/database/${copy.id}/templates`));
+  expect(templates.map((x) => [x.title, x.isDefault])).toEqual([['Баг', true]]);
+  expect(templates[0].id).not.toBe(template.id);
+  expect((await rows(copy.id)).map((r) => r.data.title)).toEqual(['Строка']);
+  // A row of the copy from its default: the copy's template's values.
+  const [made] = expectOk<WireRow[]>(await api(t, ann.cookie, 'POST', `${S}/database/${copy.id}/rows`, { rows: [{ templateId: templates[0].id }] }), 201);
+  expect(made.data.values.priority).toBe(3);
+  expect(expectOk<WireRowTemplate[]>(await api(t, ann.cookie, 'GET', `${S}/database/${block.id}/templates`)).map((x) => x.id)).toEqual([template.id]);
+});
+
+test('a template of a database whose page is in the trash is not written (409 page.in_trash), and is again once the page is back; a favourite template is listed while its page is not in the trash', async () => {
+  const { block, page } = await database();
+  const template = expectOk<WireRowTemplate>(await api(t, ann.cookie, 'POST', `${S}/database/${block.id}/templates`, { title: 'Баг' }), 201);
+  expectOk(await api(t, ann.cookie, 'DELETE', `${S}/element/${page.id}`));
+  const writes = [
+    ['POST', `${S}/block`, { pageId: template.id, type: 'text', data: { tokens: [{ text: 'Шаги' }] } }],
+    ['PATCH', `${S}/element/${template.id}`, { title: 'Другой' }],
+    ['POST', `${S}/row/${template.id}/cells/priority`, { value: 2, version: 0 }],
+  ] as const;
+  for (const [method, url, payload] of writes) {
+    const refused = await api(t, ann.cookie, method, url, payload);
+    expect([url, refused.statusCode, errorCode(refused)]).toEqual([url, 409, 'page.in_trash']);
+  }
+  expect(await blocksOf(template.id)).toEqual([]);
+  expectOk(await api(t, ann.cookie, 'POST', `${S}/trash/${page.id}/restore`));
+  for (const [method, url, payload] of writes) expect((await api(t, ann.cookie, method, url, payload)).statusCode).toBeLessThan(300);
+  // A favourite template is listed in «Избранное» while its database's page is not in the trash.
+  expectOk(await api(t, ann.cookie, 'POST', `${S}/element/${template.id}/addToFavorites`));
+  const favourites = async () =>
+    expectOk<WireElement[]>(await api(t, ann.cookie, 'GET', `${S}/section/favorite`, undefined, { 'x-workspace-id': ann.workspaceId })).map((p) => p.id);
+  expect(await favourites()).toContain(template.id);
+  expectOk(await api(t, ann.cookie, 'DELETE', `${S}/element/${page.id}`));
+  expect(await favourites()).not.toContain(template.id);
+});
+
 test('a template with a database in its content: rows made from it hold their own copy, which outlives the template; guards', async () => {
   const { block } = await database();
   const template = expectOk<WireRowTemplate>(await api(t, ann.cookie, 'POST', `${S}/database/${block.id}/templates`, { title: 'Проект' }), 201);

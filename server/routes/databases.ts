@@ -106,6 +106,7 @@ function cursorScope(query: RowQuery): string {
     query.undated ?? null,
     query.order ?? null,
     query.split ?? null,
+    query.subGroup ?? null,
   ];
   return createHash('sha256').update(JSON.stringify(scope)).digest('base64url').slice(0, 16);
 }
@@ -243,6 +244,10 @@ export async function databaseRoutes(server: FastifyInstance, { limits }: { limi
     if (query.group !== undefined && !layout?.groupBy)
       throw invalid('a group is read from a grouped view', [{ path: 'query.group', message: 'viewId names no grouped view' }]);
     const only = query.group !== undefined && layout?.groupBy ? { fieldId: layout.groupBy.fieldId, value: query.group } : undefined;
+    // A board's swimlane: its rows (with `group`, of one column in it).
+    if (query.sub !== undefined && !(layout?.type === 'board' && layout.groupBy?.sub))
+      throw invalid('a swimlane is read from a board with swimlanes', [{ path: 'query.sub', message: 'viewId names no board with swimlanes' }]);
+    const lane = query.sub !== undefined ? { fieldId: layout!.groupBy!.sub!.fieldId, value: query.sub } : undefined;
     const dated = (fieldId: string, path: string) => {
       if (fieldOf(data.config, fieldId)?.type !== 'date')
         throw invalid('rows are read by the dates of a date field', [{ path, message: `${fieldId} is no date field` }]);
@@ -268,6 +273,7 @@ export async function databaseRoutes(server: FastifyInstance, { limits }: { limi
       search: query.search,
       inTrash: query.inTrash,
       group: only,
+      ...(lane ? { subGroup: lane } : {}),
       range,
       undated: query.undated,
     };
@@ -473,13 +479,26 @@ export async function databaseRoutes(server: FastifyInstance, { limits }: { limi
         tags: ['databases'],
         summary: "A grouped view's groups in order, with their counts",
         params: databaseParams,
-        querystring: jsonQuery({ viewId: z.string().max(64) }),
+        querystring: jsonQuery({ viewId: z.string().max(64), lanes: z.boolean().optional() }),
       },
     },
     async (request) => {
       const { block, data, viewerId, publicly } = await readableDatabase(request, request.params.id);
       const layout = publicly ? publicLayout(data, request.query.viewId) : layoutOf(data, request.query.viewId);
       if (!layout.groupBy) return envelope([]);
+      /** A board's columns or lanes by a relation to its own rows: a related row's (by title), a row in each of its rows'. */
+      const byRelation = (fieldId: string) =>
+        layout.type === 'board' && fieldOf(data.config, fieldId)?.type === 'relation' && splitsRows(data.config, block.id, fieldId);
+      const relatedGroups = (query: RowQuery, fieldId: string) =>
+        orders.splitGroups(app.db, block, data.config, { ...query, sorts: query.sorts?.filter((sort) => sort.fieldId !== fieldId), split: fieldId });
+      if (request.query.lanes) {
+        // A board's swimlanes: the groups of its `sub` field as a board's columns by it would be (people, options, related rows split).
+        const sub = layout.type === 'board' ? layout.groupBy.sub : undefined;
+        if (!sub || !fieldOf(data.config, sub.fieldId)) return envelope([]);
+        const query = rowQueryOf(data, block.id, { viewId: layout.uid });
+        if (byRelation(sub.fieldId)) return envelope(await relatedGroups(query, sub.fieldId));
+        return envelope(await groupCounts(app.db, data.config, block.id, query, sub.fieldId, peopleNamesFor(app.db, viewerId)));
+      }
       // A board's columns by a person field are its people, each one (by the names the caller may see); a table's groups are its runs of rows.
       const people = layout.type === 'board' ? peopleNamesFor(app.db, viewerId) : undefined;
       // Dates by day, week, month, year or relative to today (days as in the formulas' zone), numbers by ranges.
@@ -489,6 +508,8 @@ export async function databaseRoutes(server: FastifyInstance, { limits }: { limi
       const query = rowQueryOf(data, block.id, { viewId: layout.uid });
       // A table by a list field: its groups are the runs of its split order (a row in each of its values').
       if (query.split !== undefined) return envelope(await orders.splitGroups(app.db, block, data.config, query));
+      // A board by a relation to its own rows: the same groups (a row naming only rows in the trash is in «Без значения», as its column reads it).
+      if (byRelation(layout.groupBy.fieldId)) return envelope(await relatedGroups(query, layout.groupBy.fieldId));
       return envelope(await groupCounts(app.db, data.config, block.id, query, layout.groupBy.fieldId, people, buckets, subGroups));
     },
   );

@@ -190,47 +190,49 @@ export async function makeRows(
 
 /**
  * Puts rows (in this order) after a row, first, or before a row, and writes one cell on each when
- * `set` says so (a card moved to another column: each row is then edited, by its own grants).
+ * `set` says so (a card moved to another column: each row is then edited, by its own grants), or
+ * two (a card moved to another swimlane's column: the lane's field too).
  * With `viewId`, in that view's own order only: keys of that view between the place's neighbours
  * in it; the rows' own keys (and their «edited») and every other view stay as they are.
  */
 export async function moveRows(db: Kysely<Database>, userId: string, databaseId: string, body: MoveRowsBody): Promise<RowsOutcome> {
   const { block, holder, data } = await authorizedDatabase(db, userId, databaseId, 'edit');
-  const { ids, placeAfter, placeBefore, set, viewId } = body;
+  const { ids, placeAfter, placeBefore, viewId } = body;
+  // The cells written on every row: a column's value, and a swimlane's (`set` as a list).
+  const sets = body.set === undefined ? [] : Array.isArray(body.set) ? body.set : [body.set];
+  const setPath = (at: number) => (Array.isArray(body.set) ? `set.${at}.value` : 'set.value');
   if (viewId !== undefined) layoutOf(data, viewId);
   if (new Set(ids).size !== ids.length) throw invalid('row ids repeat');
   if ((placeAfter === undefined) === (placeBefore === undefined)) throw invalid('give placeAfter or placeBefore, not both');
   const anchor = placeBefore ?? placeAfter ?? null;
   if (anchor !== null && ids.includes(anchor)) throw invalid(`${placeBefore === undefined ? 'placeAfter' : 'placeBefore'} is one of the rows moved`);
-  if (set) {
-    checkedCell(data.config, set.fieldId, set.value, 'set.value');
-    await assertPeopleNameable(db, holder, data.config, [{ path: 'set.value', ...set }]);
-  }
-  const rowPages = await findRowPages(db, block.id, ids);
-  let setValues: RowValue[] = [];
-  if (set) {
-    await authorizeRowEdits(db, userId, rowPages);
-    // Per row: a relation to another database keeps the rows of it the mover cannot see.
-    setValues = await relationValues(
+  sets.forEach((set, at) => checkedCell(data.config, set.fieldId, set.value, setPath(at)));
+  if (sets.length > 0)
+    await assertPeopleNameable(
       db,
-      userId,
-      block.id,
+      holder,
       data.config,
-      ids.map((rowId) => ({ path: 'set.value', ...set, rowId })),
+      sets.map((set, at) => ({ path: setPath(at), ...set })),
     );
+  const rowPages = await findRowPages(db, block.id, ids);
+  // Per field and row: a relation to another database keeps the rows of it the mover cannot see.
+  const writes = sets.flatMap((set, at) => ids.map((rowId) => ({ path: setPath(at), ...set, rowId })));
+  let setValues: RowValue[] = [];
+  if (sets.length > 0) {
+    await authorizeRowEdits(db, userId, rowPages);
+    setValues = await relationValues(db, userId, block.id, data.config, writes);
   }
-  const mirrored = set
-    ? await mirroredRowIds(
-        db,
-        block.id,
-        data.config,
-        ids.map((rowId, i) => ({ path: 'set.value', fieldId: set.fieldId, value: setValues[i], rowId })),
-      )
-    : [];
-  const readers = set ? await readerRowIds(db, ids) : [];
+  const mirrored = sets.length > 0 ? await mirroredRowIds(db, block.id, data.config, writes.map((write, i) => ({ ...write, value: setValues[i] }))) : [];
+  const readers = sets.length > 0 ? await readerRowIds(db, ids) : [];
   let mirrors: DomainEvent[] = [];
   const written = await rowsChange(db, holder, async (trx) => {
-    if (set) await lockTwoWay(trx, block.id, data.config, [set.fieldId]);
+    if (sets.length > 0)
+      await lockTwoWay(
+        trx,
+        block.id,
+        data.config,
+        sets.map((set) => set.fieldId),
+      );
     await lockPageRows(trx, [...ids, ...mirrored, ...readers]);
     const found = await findRowPages(trx, block.id, ids);
     if (found.length !== ids.length) throw invalid('some ids are not rows of this database');
@@ -253,14 +255,21 @@ export async function moveRows(db: Kysely<Database>, userId: string, databaseId:
           : await rowKeysAfter(trx, block.id, placeAfter, ids.length, ids);
       await setRowKeys(trx, block.id, ids, keys, userId);
     }
-    if (!set) return [];
+    if (sets.length === 0) return [];
     // The fields may have changed since they were checked: check again against what is stored now.
     const config = await liveConfig(trx, block.id);
-    const field = checkedCell(config, set.fieldId, set.value, 'set.value');
-    await assertPeopleNameable(trx, holder, config, [{ path: 'set.value', ...set }]);
+    const fields = sets.map((set, at) => checkedCell(config, set.fieldId, set.value, setPath(at)));
+    await assertPeopleNameable(
+      trx,
+      holder,
+      config,
+      sets.map((set, at) => ({ path: setPath(at), ...set })),
+    );
     const byId = new Map(found.map((row) => [row.id, row]));
     const cells: WrittenCell[] = [];
-    for (const [i, id] of ids.entries()) cells.push(await writeCellOver(trx, byId.get(id)!, field, set.fieldId, setValues[i] ?? set.value, userId));
+    for (const [s, set] of sets.entries())
+      for (const [i, id] of ids.entries())
+        cells.push(await writeCellOver(trx, byId.get(id)!, fields[s], set.fieldId, setValues[s * ids.length + i] ?? set.value, userId));
     mirrors = await syncMirrors(trx, userId, block.id, config, cells);
     cells.push(...(await recomputeFormulas(trx, block.id, config, ids, userId)));
     mirrors.push(...(await recomputeCellReaders(trx, cells, userId)));
