@@ -1664,9 +1664,11 @@ interface Bucketing {
 function cellGroup(field: DatabaseField, cell: GroupCell, bucketing: Bucketing): { value: string | boolean | null; label?: string; order?: number } {
   if (field.type === 'date' || field.type === 'number') {
     if (cell.num === null) return { value: null };
+    // A date without a time is that day wherever one is (stored at its UTC midnight): its day is
+    // read in UTC, else a zone west of UTC would put it a day early; a moment's, in the zone.
     const bucket =
       field.type === 'date'
-        ? dateBucket(Number(cell.num), bucketing.by ?? 'relative', bucketing.timeZone, bucketing.today)
+        ? dateBucket(Number(cell.num), bucketing.by ?? 'relative', dateOnly(cell.sample) ? 'UTC' : bucketing.timeZone, bucketing.today)
         : numberBucket(Number(cell.num), bucketing.step ?? 10);
     return { value: bucket.key, label: bucket.label, order: bucket.order };
   }
@@ -1675,6 +1677,18 @@ function cellGroup(field: DatabaseField, cell: GroupCell, bucketing: Bucketing):
     return cell.txt === null ? { value: null } : { value: cell.txt, label: cell.sample === null ? cell.txt : String(JSON.parse(cell.sample)) };
   if (field.type === 'checkbox') return { value: cell.num === 1 };
   return { value: cell.txt === null && cell.num === null ? null : (cell.txt ?? String(cell.num)) };
+}
+
+/** Whether a date cell's value as stored (`{ start, end }` JSON) is a day without a time. */
+function dateOnly(sample: string | null): boolean {
+  if (sample === null) return false;
+  try {
+    const value = JSON.parse(sample) as unknown;
+    const start = typeof value === 'string' ? value : (value as { start?: unknown } | null)?.start;
+    return typeof start === 'string' && !start.includes('T');
+  } catch {
+    return false;
+  }
 }
 
 /** Cells into groups in the order the rows sorted by the field run: buckets ascending, texts by code point, options in their order; «Без значения» last. */

@@ -4,6 +4,7 @@ import type { WireGroup, WireRow } from '../../schema/database';
 import type { WireElement } from '../../schema/element';
 import { dateBucket, dayNumber, numberBucket } from '../../schema/groupBuckets';
 import { actor } from '../../test/helpers/pages';
+import { setFormulaTimeZone } from '../commands/databases/formulas';
 import { api, createTestApp, expectOk, jsonQueryString as q, type TestApp } from '../../test/helpers/testApp';
 
 /*
@@ -229,6 +230,24 @@ test('a box never ticked runs with the unticked ones; no sub-groups under a date
       422,
       'layout.groupBy.sub',
     ]);
+  }
+});
+
+test('a date without a time falls on its own day in any zone (west of UTC too); a moment on the zone’s day', async () => {
+  setFormulaTimeZone('America/New_York');
+  try {
+    const db = await tasks([{ due: '2026-12-10' }, { due: '2026-12-11' }, { due: '2026-12-11' }]);
+    const { groups, rows } = await grouped(db, { fieldId: 'due', by: 'day' });
+    expect(groups.map((g) => [g.value, g.count])).toEqual([
+      ['day:2026-12-10', 1],
+      ['day:2026-12-11', 2],
+    ]);
+    expect(runs(groups, rows)).toEqual([['Задача 1'], ['Задача 2', 'Задача 3']]);
+    // 03:00 UTC on the 10th is still the 9th in New York.
+    const timed = await tasks([{ due: '2026-12-10T03:00:00Z' }]);
+    expect((await grouped(timed, { fieldId: 'due', by: 'day' })).groups.map((g) => g.value)).toEqual(['day:2026-12-09']);
+  } finally {
+    setFormulaTimeZone('Europe/Moscow');
   }
 });
 
