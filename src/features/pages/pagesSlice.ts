@@ -435,4 +435,7 @@ export const selectPageById = selectors.selectById;
 const NO_IDS: string[] = [];
 /** Stable id lists for the tree (rows select their own page). */
 export const selectSectionIds = (state: RootState, section: SectionId): string[] => state.pages.sections[section] ?? NO_IDS;
+/** Whether a section's list is known (read, or made here) or its read failed: not while its first read is yet to come. */
+export const selectSectionRead = (state: RootState, section: SectionId): boolean =>
+  state.pages.sections[section] !== undefined || state.pages.sectionStatus[section] === 'failed';
 export const selectChildIds = (state: RootState, id: string): string[] | undefined => state.pages.children[id];

@@ -4,7 +4,7 @@ import { useAppDispatch, useAppSelector } from '../../app/store';
 import { Button } from '../../ui/Button';
 import { ChevronRightIcon, PlusIcon } from '../../ui/icons';
 import { CreatePageMenuButton, type NewPageKind } from '../pageTypes/CreatePageMenu';
-import { isRootSection, loadSection, selectSectionIds } from '../pages/pagesSlice';
+import { isRootSection, loadSection, selectSectionIds, selectSectionRead } from '../pages/pagesSlice';
 import { treeSectionToggled } from '../settings/uiSettings';
 import { useDropPosition, useTree } from './TreeContext';
 import { TreeRow } from './TreeRow';
@@ -26,6 +26,7 @@ export function Section({
   const tree = useTree();
   const ids = useAppSelector((state) => selectSectionIds(state, section));
   const status = useAppSelector((state) => state.pages.sectionStatus[section]);
+  const read = useAppSelector((state) => selectSectionRead(state, section));
   const expanded = useAppSelector((state) => state.uiSettings.pageTree.sections[section]);
   const title = t(`sidebar.sections.${section}`);
   const movable = isRootSection(section);
@@ -82,7 +83,8 @@ export function Section({
               {t('sidebar.retry')}
             </button>
           </p>
-        ) : status === 'loading' && ids.length === 0 ? (
+        ) : !read ? (
+          // Not read yet (its read may wait for the live tree's join): not shown as empty before it is known to be.
           <p className="sidebar-empty">{t('sidebar.loading')}</p>
         ) : ids.length === 0 ? (
           <p className="sidebar-empty">{t(`sidebar.sectionHints.${section}`)}</p>

@@ -3,7 +3,7 @@ import type { SectionId } from '../../../schema/constants';
 import { useRealtimeExpected } from '../../app/RealtimeProvider';
 import { useAppDispatch, useAppSelector } from '../../app/store';
 import { openCsvImport } from '../database/csv/openCsvImport';
-import { isRootSection, loadSection } from '../pages/pagesSlice';
+import { isRootSection, loadSection, selectSectionRead } from '../pages/pagesSlice';
 import { LiveTreeContext, useLiveTree } from '../realtime/liveTree';
 import { treeSectionToggled } from '../settings/uiSettings';
 import { canCreateIn, sectionsShown } from '../workspaces/workspaceRules';
@@ -38,6 +38,10 @@ export function SectionList({ report, onCreatingChild }: { report: (message: str
   const workspace = useAppSelector(selectActiveWorkspace);
   const sections = useMemo(() => sectionsShown(workspace), [workspace]);
   const { create, busy } = useCreatePage(report);
+  // The «+» buttons wait for every shown section's first read: the lists that come then move the
+  // headers below them (a press would be let go beside its button, and make nothing), and a
+  // section's own first read, answered after the new page was added, would drop it from the list.
+  const read = useAppSelector((state) => sections.every((section) => selectSectionRead(state, section)));
   // The top level follows other people's changes (realtime); expanded rows listen to their children.
   const live = useLiveTree(workspace?.id, sections);
   useSectionLists(workspace?.id, sections);
@@ -51,7 +55,7 @@ export function SectionList({ report, onCreatingChild }: { report: (message: str
               key={section}
               section={section}
               canCreate={canCreateIn(section, workspace)}
-              busy={busy}
+              busy={busy || !read}
               onCreate={(kind = 'Note') => {
                 if (!isRootSection(section)) return;
                 if (kind === 'csv') return openCsvImport({ kind: 'new', place: { section } });

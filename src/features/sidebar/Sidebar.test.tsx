@@ -35,7 +35,9 @@ interface Call {
   body: unknown;
   workspace?: string;
 }
-type Handler = (call: Call) => { status?: number; data?: unknown; code?: string } | undefined;
+type Answer = { status?: number; data?: unknown; code?: string } | undefined;
+/** The answer to a call (undefined: the usual one); a promise holds the call's answer back until it settles. */
+type Handler = (call: Call) => Answer | Promise<Answer>;
 
 async function renderSidebar(workspace: Partial<WireWorkspace>, handler: Handler = () => undefined, more: WireWorkspace[] = []) {
   const calls: Call[] = [];
@@ -49,7 +51,7 @@ async function renderSidebar(workspace: Partial<WireWorkspace>, handler: Handler
       workspace: headers['X-Workspace-Id'],
     };
     calls.push(call);
-    let answer = handler(call);
+    let answer = await handler(call);
     if (!answer) {
       if (call.path === '/api/v3/spaces/workspace') answer = { data: [ws, ...more] };
       else if (call.path === '/api/notifications/counts') answer = { data: { w1: 0 } };
@@ -135,9 +137,34 @@ describe('Sidebar sections by role', () => {
 
   it('rolls back a page created in a section when the server refuses, with a message', async () => {
     await renderSidebar({ role: 'participant' }, (c) => (c.method === 'POST' ? { status: 403, code: 'forbidden' } : undefined));
-    fireEvent.click(screen.getByRole('button', { name: 'Новая страница' }));
+    const create = screen.getByRole<HTMLButtonElement>('button', { name: 'Новая страница' });
+    await waitFor(() => expect(create.disabled).toBe(false));
+    fireEvent.click(create);
     expect(await screen.findByRole('alert')).toBeTruthy();
     expect(screen.queryByText('Без названия')).toBeNull();
+  });
+
+  it('keeps «Новая страница» disabled until the sections above it are read (their lists move it), and says they are loading, not empty', async () => {
+    let answerFavorites!: () => void;
+    const favorites = new Promise<void>((resolve) => (answerFavorites = resolve));
+    const { calls } = await renderSidebar({ role: 'admin', private: true }, async (c) => {
+      if (c.path.endsWith('/section/favorite')) await favorites;
+      return undefined;
+    });
+    const region = (name: string) => screen.getByRole('region', { name });
+    const create = within(region('Личные')).getByRole<HTMLButtonElement>('button', { name: 'Новая страница' });
+    await within(region('Личные')).findByText('Создайте первую личную страницу');
+    await within(region('Доступные мне')).findByText('Здесь будут страницы, которыми с вами поделились');
+    expect(within(region('Избранное')).getByText('Загрузка…')).toBeTruthy();
+    expect(create.disabled).toBe(true);
+    fireEvent.click(create);
+    expect(calls.some((c) => c.method === 'POST')).toBe(false);
+
+    await act(async () => answerFavorites());
+    await within(region('Избранное')).findByText('Отмечайте страницы звёздочкой — они появятся здесь');
+    expect(create.disabled).toBe(false);
+    fireEvent.click(create);
+    await waitFor(() => expect(calls.filter((c) => c.method === 'POST').map((c) => c.path)).toEqual(['/api/v3/spaces/section/private']));
   });
 });
 
