@@ -487,7 +487,7 @@ export function fieldOf(config: DatabaseConfig, fieldId: string): DatabaseField 
  * a column can be by — a select, status, multi-select, checkbox, person, a relation to rows of its
  * own database — so a lane's rows are read as a column's (`GET …/rows?sub=`).
  */
-export function makesLanes(field: Pick<DatabaseField, 'type'> & { databaseId?: string } | undefined): boolean {
+export function makesLanes(field: (Pick<DatabaseField, 'type'> & { databaseId?: string }) | undefined): boolean {
   if (!field) return false;
   return ['select', 'status', 'multiSelect', 'checkbox', 'person'].includes(field.type) || (field.type === 'relation' && field.databaseId === undefined);
 }
@@ -590,7 +590,10 @@ export function layoutProblems(config: DatabaseConfig, layout: DatabaseLayout): 
     else if (sub.fieldId === layout.groupBy!.fieldId)
       problems.push({ path: ['groupBy', 'sub', 'fieldId'], message: 'a sub-group is by another field than the group' });
     else if (layout.type === 'board' && !makesLanes(config.fields[sub.fieldId]))
-      problems.push({ path: ['groupBy', 'sub', 'fieldId'], message: 'a board’s swimlanes are by a select, status, multi-select, checkbox, person or relation field' });
+      problems.push({
+        path: ['groupBy', 'sub', 'fieldId'],
+        message: 'a board’s swimlanes are by a select, status, multi-select, checkbox, person or relation field',
+      });
   }
   if (layout.cover && !unknown(layout.cover.fieldId, ['cover', 'fieldId']) && config.fields[layout.cover.fieldId].type !== 'files')
     problems.push({ path: ['cover', 'fieldId'], message: 'a cover is a files field' });

@@ -197,13 +197,3 @@ export function asStoredField(fields: Readonly<Record<string, PlanField>>, field
   const type = formulaFilterType(planned?.formula.type ?? 'text');
   return type === 'multiSelect' ? { name: field.name, type, options: [] } : { name: field.name, type };
 }
-
-/**
- * Whether a table's groups by this field can have sub-groups: not under a date's or a number's
- * buckets (a formula's, a rollup's, a unique ID's too) — the rows run by the raw value, so a
- * bucket's rows are not in runs of sub-groups (docs/api/databases.md «Grouping»).
- */
-export function takesSubGroups(fields: Readonly<Record<string, PlanField>>, groupFieldId: string): boolean {
-  const type = asStoredField(fields, groupFieldId)?.type;
-  return type !== undefined && type !== 'date' && type !== 'number';
-}

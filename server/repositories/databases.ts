@@ -743,6 +743,13 @@ export interface RowQuery {
    * once in «Без значения», last. The order's `groups` say each entry's group.
    */
   split?: string;
+  /**
+   * A table's sub-groups under a date's or a number's groups: the rows ordered by the group's
+   * bucket first (computed here, as `groupCounts` computes it), then by the sorts after the group
+   * field's own (the sub-group's first), so each sub-group is a run within its bucket's run.
+   * `today`: the day relative buckets count from (part of the kept order's key).
+   */
+  bucket?: { fieldId: string; by?: DateGrouping; step?: number; timeZone: string; today: number };
 }
 
 /** The page column a computed field reads. */
@@ -1102,10 +1109,36 @@ export async function orderedRows(db: Kysely<Database>, config: DatabaseConfig, 
       plan.descending,
     );
   }
+  if (query.bucket !== undefined) {
+    const rows = await sql<Record<string, unknown> & { id: string; bnum: number | null; bval: string | null }>`
+      select p.id, b.num as bnum, b.value as bval, ${keyColumns(plan)} from pages p ${joins}
+      left join database_cells b on b.row_id = p.id and b.field_id = ${query.bucket.fieldId}
+      where ${where} order by ${sql.join(plan.order)}`.execute(db);
+    const bucketed = bucketKeys(config, query.bucket, plan.descending);
+    const entries = rows.rows.map((row) => ({ id: row.id, keys: bucketed.keys(row.bnum, row.bval, keysOf(row, plan.keys.length)) }));
+    entries.sort((a, b) => compareKeys(a.keys, b.keys, bucketed.descending));
+    return { ids: entries.map((e) => e.id), keys: entries.map((e) => e.keys), descending: bucketed.descending };
+  }
   const rows = await sql<
     Record<string, unknown> & { id: string }
   >`select p.id, ${keyColumns(plan)} from pages p ${joins} where ${where} order by ${sql.join(plan.order)}`.execute(db);
   return { ids: rows.rows.map((r) => r.id), keys: rows.rows.map((r) => keysOf(r, plan.keys.length)), descending: plan.descending };
+}
+
+/**
+ * A bucketed order's keys (`RowQuery.bucket`): a row's bucket's place first (null: no value,
+ * last), then its keys without the first (the group field's raw value, which the bucket stands for).
+ */
+function bucketKeys(config: DatabaseConfig, bucket: NonNullable<RowQuery['bucket']>, descending: readonly boolean[]) {
+  const field = asStoredField(config.fields, bucket.fieldId) as DatabaseField;
+  const bucketing: Bucketing = { by: bucket.by, step: bucket.step, timeZone: bucket.timeZone, today: bucket.today };
+  return {
+    descending: [false, ...descending.slice(1)],
+    keys(num: number | string | null, value: string | null, keys: unknown[]): unknown[] {
+      const place = num === null ? null : (cellGroup(field, { txt: null, num: Number(num), sample: value, n: 0 }, bucketing).order ?? 0);
+      return [place, ...keys.slice(1)];
+    },
+  };
 }
 
 /**
@@ -1191,9 +1224,12 @@ export async function reorderRows(
   const plan = await viewSortPlan(db, config, databaseId, query);
   const joins = plan.joins.length === 0 ? sql`` : sql.join(plan.joins, sql.raw(' '));
   const group = split === undefined ? sql`` : sql`left join database_cells g on g.row_id = p.id and g.field_id = ${split}`;
-  const read = await sql<Record<string, unknown> & { id: string; hit: number | string; gtxt?: string | null }>`
-    select p.id, case when ${where} then 1 else 0 end as hit, ${split === undefined ? sql`` : sql`g.txt as gtxt, `}${keyColumns(plan)}
-    from pages p ${joins} ${group} where p.id in (${sql.join(rowIds)})`.execute(db);
+  const bucket = query.bucket;
+  const bucketJoin = bucket === undefined ? sql`` : sql`left join database_cells b on b.row_id = p.id and b.field_id = ${bucket.fieldId}`;
+  const read = await sql<Record<string, unknown> & { id: string; hit: number | string; gtxt?: string | null; bnum?: number | null; bval?: string | null }>`
+    select p.id, case when ${where} then 1 else 0 end as hit, ${split === undefined ? sql`` : sql`g.txt as gtxt, `}${bucket === undefined ? sql`` : sql`b.num as bnum, b.value as bval, `}${keyColumns(plan)}
+    from pages p ${joins} ${group} ${bucketJoin} where p.id in (${sql.join(rowIds)})`.execute(db);
+  const bucketed = bucket === undefined ? null : bucketKeys(config, bucket, plan.descending);
   const moved = new Set(rowIds);
   const ids: string[] = [];
   const keys: unknown[][] = [];
@@ -1206,10 +1242,11 @@ export async function reorderRows(
   });
   // A multi-select's groups are its options: in the block's version, which the kept order was read at.
   const ordinals = split === undefined ? null : await splitGroupOrder(db, config, databaseId, split, []);
-  const descending = ordinals ? [false, ...plan.descending] : plan.descending;
+  const descending = ordinals ? [false, ...plan.descending] : bucketed ? bucketed.descending : plan.descending;
   for (const row of read.rows) {
     if (Number(row.hit) !== 1) continue;
-    const key = keysOf(row, plan.keys.length);
+    const raw = keysOf(row, plan.keys.length);
+    const key = bucketed ? bucketed.keys(row.bnum ?? null, row.bval ?? null, raw) : raw;
     for (const [value, place] of ordinals ? splitPlaces(row.gtxt ?? null, ordinals) : [[null, null] as const]) {
       const entry = ordinals ? [place, ...key] : key;
       // Keys end with the row's id (a split entry's start with its group): no two entries' are equal.
@@ -1357,7 +1394,7 @@ export class ViewOrders {
 
   /** A view's every row in order, with their keys: kept while the rows and the fields it reads stay. */
   private async order(db: Kysely<Database>, database: Pick<BlockRow, 'id' | 'version'>, config: DatabaseConfig, query: RowQuery): Promise<RowOrder> {
-    const key = `${database.id}\n${JSON.stringify([query.filter ?? null, query.sorts ?? [], query.search ?? '', query.inTrash === true, query.group ?? null, query.range ?? null, query.undated ?? null, query.order ?? null, query.split ?? null, query.subGroup ?? null])}`;
+    const key = `${database.id}\n${JSON.stringify([query.filter ?? null, query.sorts ?? [], query.search ?? '', query.inTrash === true, query.group ?? null, query.range ?? null, query.undated ?? null, query.order ?? null, query.split ?? null, query.subGroup ?? null, query.bucket ?? null])}`;
     // A view's own order has a counter of its own: a move in one view leaves the others' orders kept.
     const fields = queryFields(config, query);
     const order = await this.keep(

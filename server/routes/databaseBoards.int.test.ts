@@ -369,7 +369,9 @@ describe('a board’s swimlanes (issue 38)', () => {
       201,
     );
     // The lanes: the team's options holding rows (a row in each of its teams'), «Без значения» last.
-    const lanes = expectOk<Array<{ value: string | null; count: number }>>(await api(t, ann, 'GET', `${S}/database/${db.id}/groups?${q({ viewId: 'brd', lanes: true })}`));
+    const lanes = expectOk<Array<{ value: string | null; count: number }>>(
+      await api(t, ann, 'GET', `${S}/database/${db.id}/groups?${q({ viewId: 'brd', lanes: true })}`),
+    );
     expect(lanes).toEqual([
       { value: 'web', count: 2 },
       { value: 'app', count: 2 },
@@ -419,7 +421,7 @@ describe('a board’s swimlanes (issue 38)', () => {
       ],
     });
     expect([wrong.statusCode, errorCode(wrong)]).toEqual([422, 'validation_failed']);
-    expect((expectOk<WireRow>(await api(t, ann, 'GET', `${S}/row/${login.id}`))).data.values.stage).toBe('done');
+    expect(expectOk<WireRow>(await api(t, ann, 'GET', `${S}/row/${login.id}`)).data.values.stage).toBe('done');
     const byDate = await api(t, ann, 'POST', `${S}/database/${db.id}/views/brd`, { layout: { groupBy: { fieldId: 'stage', sub: { fieldId: 'due' } } } });
     expect(byDate.statusCode).toBe(422);
     expectOk(await api(t, ann, 'POST', `${S}/database/${db.id}/views/brd`, { layout: { groupBy: { fieldId: 'stage' } } }));

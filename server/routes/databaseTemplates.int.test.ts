@@ -210,7 +210,10 @@ test('a database page duplicated comes with its templates, still templates, the 
 
 test('a database block copied on its own comes with its templates, still templates, the default the copy’s', async () => {
   const { block } = await database();
-  const template = expectOk<WireRowTemplate>(await api(t, ann.cookie, 'POST', `${S}/database/${block.id}/templates`, { title: 'Баг', values: { priority: 3 } }), 201);
+  const template = expectOk<WireRowTemplate>(
+    await api(t, ann.cookie, 'POST', `${S}/database/${block.id}/templates`, { title: 'Баг', values: { priority: 3 } }),
+    201,
+  );
   expectOk(await api(t, ann.cookie, 'POST', `${S}/database/${block.id}/templates/default`, { templateId: template.id }));
   expectOk(await api(t, ann.cookie, 'POST', `${S}/database/${block.id}/rows`, { rows: [{ title: 'Строка' }] }), 201);
   const [copy] = expectOk<WireBlock[]>(await api(t, ann.cookie, 'POST', `${S}/block/${block.id}/clone`, {}), 201);

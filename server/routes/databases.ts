@@ -23,7 +23,8 @@ import {
 } from '../../schema/database';
 import { chartQueryShape } from '../../schema/databaseChart';
 import { jsonQuery } from '../../schema/query';
-import { takesSubGroups } from '../../schema/formula/field';
+import { asStoredField } from '../../schema/formula/field';
+import { dayNumber } from '../../schema/groupBuckets';
 import { CLIENT_ID_HEADER } from '../../schema/realtime';
 import { isPostgres } from '../db/connect';
 import type { BlockRow } from '../db/types';
@@ -107,6 +108,7 @@ function cursorScope(query: RowQuery): string {
     query.order ?? null,
     query.split ?? null,
     query.subGroup ?? null,
+    query.bucket ?? null,
   ];
   return createHash('sha256').update(JSON.stringify(scope)).digest('base64url').slice(0, 16);
 }
@@ -221,8 +223,22 @@ export async function databaseRoutes(server: FastifyInstance, { limits }: { limi
   const subGroupsOf = (data: DatabaseData, layout: DatabaseLayout, databaseId: string) =>
     !!layout.groupBy?.sub &&
     layout.type === 'table' &&
-    takesSubGroups(data.config.fields, layout.groupBy.fieldId) &&
-    !splitsRows(data.config, databaseId, layout.groupBy.fieldId);
+    !!fieldOf(data.config, layout.groupBy.sub.fieldId) &&
+    !splitsRows(data.config, databaseId, layout.groupBy.fieldId) &&
+    !splitsRows(data.config, databaseId, layout.groupBy.sub.fieldId);
+
+  /**
+   * A table's sub-groups under a date's or a number's groups: its rows are ordered by the group's
+   * bucket (`RowQuery.bucket`), so each sub-group runs within its bucket (days counted as the groups count them).
+   */
+  const bucketOf = (data: DatabaseData, layout: DatabaseLayout, databaseId: string): RowQuery['bucket'] => {
+    if (!layout.groupBy || !subGroupsOf(data, layout, databaseId)) return undefined;
+    const type = asStoredField(data.config.fields, layout.groupBy.fieldId).type;
+    if (type !== 'date' && type !== 'number') return undefined;
+    const timeZone = formulaTimeZone();
+    const { fieldId, by, step } = layout.groupBy;
+    return { fieldId, by, step, timeZone, today: dayNumber(Date.now(), timeZone) };
+  };
 
   /** The list field a view's rows are split by (`RowQuery.split`): a table's group field when a row is in each of its values' groups. */
   const splitOf = (data: DatabaseData, layout: DatabaseLayout | undefined, databaseId: string) =>
@@ -264,8 +280,10 @@ export async function databaseRoutes(server: FastifyInstance, { limits }: { limi
     // A table by a list field: each value's rows in the sorts' order (a row in each of its values' groups).
     const split = only ? undefined : splitOf(data, layout, databaseId);
     const first = only || split ? [] : group;
+    const bucket = only || !layout ? undefined : bucketOf(data, layout, databaseId);
     return {
       ...(split !== undefined ? { split } : {}),
+      ...(bucket !== undefined ? { bucket } : {}),
       filter,
       // The view's own order breaks the sorts' ties (a linked view, by the same uid, shows it too).
       order: layout?.uid,

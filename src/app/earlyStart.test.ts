@@ -215,6 +215,10 @@ test('a page without a database, or whose top failed: no rows and no Table view 
   expect(firstRowsPaths([board({ fieldId: 'note' }), board(null)], DATABASE_WINDOW, BOARD_WINDOW, CALENDAR_WINDOW)).toEqual([]);
   // A person field's columns are its people, known from the view's groups only: nothing is asked early.
   expect(firstRowsPaths([board({ fieldId: 'owner' })], DATABASE_WINDOW, BOARD_WINDOW, CALENDAR_WINDOW)).toEqual([]);
+  // With swimlanes: its cells read their own when drawn.
+  expect(
+    firstRowsPaths([board({ fieldId: 'stage', sub: { fieldId: 'done' } } as { fieldId: string })], DATABASE_WINDOW, BOARD_WINDOW, CALENDAR_WINDOW),
+  ).toEqual([]);
   // Columns hidden in the view are not drawn: not asked for. A chart reads figures, not rows.
   expect(firstRowsPaths([board({ fieldId: 'stage', hidden: ['o2', null] } as { fieldId: string })], DATABASE_WINDOW, BOARD_WINDOW, CALENDAR_WINDOW)).toEqual([
     column('o1'),

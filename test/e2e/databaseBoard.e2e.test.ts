@@ -3,6 +3,7 @@ import { browserSuite } from '../helpers/browserSuite';
 import { eventually, shoot } from '../helpers/editorPage';
 import { fetchJson, namedTeam } from '../helpers/serverProcess';
 import { cookieOf, holdNextAnswer } from '../helpers/browser';
+import { axeViolations } from '../helpers/axe';
 
 /*
  * The Board view of a database (issue 17) in real Chromium against the real server: added from
@@ -616,4 +617,163 @@ it('a board by a relation to rows of its own database (issue 38): a column per r
   expect(rows.data.find((r) => r.data.title === 'Форма')!.data.values.epic).toEqual([search]);
   await eventually(() => page.locator('.db-board-column').evaluateAll((all) => all.map((c) => c.getAttribute('aria-label'))), ['Поиск', 'Без значения']);
   await shoot(page, 'database-board-relation-1280');
+});
+
+it("a board's swimlanes (issue 38): lanes by a select chosen from the columns menu's «Дорожки», the columns' heads once on top and each lane's cells under them; a card dragged into another lane's column gets both values in one move, kept after a reload; a new card in a cell gets both", async () => {
+  const page = await signedIn('board.lanes.e2e@example.com');
+  const cookie = await cookieOf(page);
+  const holder = await fetchJson<{ data: { id: string } }>(`${S()}/section/private`, {
+    method: 'POST',
+    cookie,
+    body: JSON.stringify({ type: 'Database', title: 'Дорожки' }),
+  });
+  const db = (await fetchJson<{ data: Array<{ id: string }> }>(`${S()}/note/${holder.data.id}/blocks`, { cookie })).data[0].id;
+  const team = {
+    name: 'Команда',
+    type: 'select',
+    options: [
+      { id: 'web', name: 'Веб', color: 'blue' },
+      { id: 'app', name: 'Приложение', color: 'purple' },
+    ],
+  };
+  await fetchJson(`${S()}/database/${db}/fields`, { method: 'POST', cookie, body: JSON.stringify({ id: 'stage', field: STATUS }) });
+  await fetchJson(`${S()}/database/${db}/fields`, { method: 'POST', cookie, body: JSON.stringify({ id: 'team', field: team }) });
+  const made = await fetchJson<{ data: Array<{ id: string; data: { title: string } }> }>(`${S()}/database/${db}/rows`, {
+    method: 'POST',
+    cookie,
+    body: JSON.stringify({
+      rows: [
+        { title: 'Вход', values: { stage: 'todo', team: 'web' } },
+        { title: 'Поиск', values: { stage: 'todo', team: 'app' } },
+        { title: 'Push', values: { stage: 'doing', team: 'app' } },
+        { title: 'Идея', values: { team: 'web' } },
+        { title: 'Архив', values: { stage: 'done' } },
+      ],
+    }),
+  });
+  const ids = Object.fromEntries(made.data.map((r) => [r.data.title, r.id]));
+  const board = { uid: 'lb', type: 'board', name: 'Доска', orderedFields: [{ fieldId: 'MAIN_FIELD', isWrap: false }], groupBy: { fieldId: 'stage' } };
+  await fetchJson(`${S()}/database/${db}/views`, { method: 'POST', cookie, body: JSON.stringify({ layout: board, placeAfter: null }) });
+  await page.goto(`${suite.server.url}/${holder.data.id}`);
+  await eventually(
+    () => page.locator('.db-board-column').evaluateAll((all) => all.map((c) => c.getAttribute('aria-label'))),
+    ['Сделать', 'В работе', 'Готово', 'Без значения'],
+  );
+
+  // Lanes chosen from the columns' menu: every field lanes can be by, but the columns' own.
+  await page.getByRole('button', { name: 'Колонки: Статус' }).click();
+  const lanesMenu = page.getByRole('menu').getByRole('group', { name: 'Дорожки' });
+  expect(await lanesMenu.getByRole('menuitemradio').allTextContents()).toEqual(['Без дорожек', 'Команда']);
+  await lanesMenu.getByRole('menuitemradio', { name: 'Команда' }).click();
+  const lanes = () => page.locator('.db-board-lane').evaluateAll((all) => all.map((lane) => lane.getAttribute('aria-label')));
+  await eventually(lanes, ['Дорожка «Веб»', 'Дорожка «Приложение»', 'Дорожка «Без значения»']);
+  const lane = (name: string) => page.getByRole('region', { name: `Дорожка «${name}»`, exact: true });
+  const cell = (laneName: string, columnName: string) =>
+    lane(laneName).getByRole('listitem', { name: columnName, exact: true }).and(page.locator('.db-board-cell'));
+  const cardsOf = (laneName: string, columnName: string) => cell(laneName, columnName).locator('.db-card-title').allTextContents();
+  await eventually(() => cardsOf('Веб', 'Сделать'), ['Вход']);
+  await eventually(() => cardsOf('Веб', 'Без значения'), ['Идея']);
+  await eventually(() => cardsOf('Приложение', 'Сделать'), ['Поиск']);
+  await eventually(() => cardsOf('Приложение', 'В работе'), ['Push']);
+  await eventually(() => cardsOf('Без значения', 'Готово'), ['Архив']);
+  expect(await cardsOf('Веб', 'Готово')).toEqual([]);
+  // The heads once on top, with each column's cards over every lane; the lanes' cells under them, of the same places.
+  expect(
+    await page.locator('.db-board-heads .db-board-column-head').evaluateAll((all) => all.map((h) => (h as HTMLElement).innerText.replace(/\s+/g, ' ').trim())),
+  ).toEqual(['▾ Сделать 2 ×', '▾ В работе 1 ×', '▾ Готово 1 ×', '▾ Без значения 1 ×']);
+  const lefts = (selector: string) => page.locator(selector).evaluateAll((all) => all.map((e) => Math.round(e.getBoundingClientRect().left)));
+  const heads = await lefts('.db-board-heads > .db-board-column');
+  for (const name of ['Веб', 'Приложение', 'Без значения'])
+    expect(
+      await lane(name)
+        .locator('.db-board-cell')
+        .evaluateAll((all) => all.map((e) => Math.round(e.getBoundingClientRect().left))),
+    ).toEqual(heads);
+  expect(await axeViolations(page, {}, page.locator('.db-board'))).toEqual([]);
+
+  // «Вход» from «Веб»·«Сделать» into the free space of «Приложение»·«Готово»: one move writes the status and the team.
+  const source = cell('Веб', 'Сделать').locator('.db-card', { hasText: 'Вход' });
+  const from = (await source.boundingBox())!;
+  const box = (await cell('Приложение', 'Готово').locator('.db-board-cards').boundingBox())!;
+  const [x, y] = [box.x + box.width / 2, box.y + box.height - 10];
+  const saved = moveSaved(page);
+  await page.mouse.move(from.x + 20, from.y + from.height / 2);
+  await page.mouse.down();
+  await page.mouse.move(from.x + 30, from.y + from.height / 2 + 10, { steps: 4 });
+  await page.mouse.move(x, y, { steps: 10 });
+  await page.mouse.move(x + 1, y);
+  await page.mouse.move(x + 2, y);
+  await eventually(
+    () =>
+      cell('Приложение', 'Готово')
+        .locator('.db-board-cards')
+        .getAttribute('class')
+        .then((c) => c?.includes('is-over')),
+    true,
+  );
+  await page.mouse.up();
+  await eventually(() => cardsOf('Приложение', 'Готово'), ['Вход']);
+  expect(await cardsOf('Веб', 'Сделать')).toEqual([]);
+  const move = await saved;
+  expect(move.status()).toBe(200);
+  expect(move.request().postDataJSON().set).toEqual([
+    { fieldId: 'stage', value: 'done' },
+    { fieldId: 'team', value: 'app' },
+  ]);
+  const values = async (rowId: string) =>
+    (await fetchJson<{ data: { data: { values: Record<string, unknown> } } }>(`${S()}/row/${rowId}`, { cookie })).data.data.values;
+  expect(await values(ids['Вход'])).toMatchObject({ stage: 'done', team: 'app' });
+  await eventually(() => cardsOf('Приложение', 'Готово'), ['Вход']);
+  await eventually(() => page.locator('.db-board-heads .db-board-count').allTextContents(), ['1', '1', '2', '1']);
+
+  // A new card in «Веб»·«Готово»: with both values.
+  await cell('Веб', 'Готово').getByRole('button', { name: '+ Новая карточка' }).click();
+  await page.keyboard.type('Релиз');
+  await page.keyboard.press('Enter');
+  await eventually(() => cardsOf('Веб', 'Готово'), ['Релиз']);
+  const rows = await fetchJson<{ data: Array<{ id: string; data: { title: string; values: Record<string, unknown> } }> }>(`${S()}/database/${db}/rows`, {
+    cookie,
+  });
+  expect(rows.data.find((r) => r.data.title === 'Релиз')!.data.values).toMatchObject({ stage: 'done', team: 'web' });
+  await page.keyboard.press('Escape');
+  await shoot(page, 'database-board-lanes-1280');
+  await page.emulateMedia({ colorScheme: 'dark' });
+  await shoot(page, 'database-board-lanes-1280-dark');
+  await page.emulateMedia({ colorScheme: 'light' });
+  // A column hidden: from the heads and from every lane; shown again from the list under the lanes.
+  await page.getByRole('button', { name: 'Скрыть колонку «В работе»' }).click();
+  await eventually(() => lane('Приложение').locator('.db-board-cell').count(), 3);
+  expect(await lefts('.db-board-heads > .db-board-column')).toEqual(
+    await lane('Приложение')
+      .locator('.db-board-cell')
+      .evaluateAll((all) => all.map((e) => Math.round(e.getBoundingClientRect().left))),
+  );
+  await shoot(page, 'database-board-lanes-hidden-1280');
+  await page.getByRole('button', { name: 'Показать колонку «В работе»' }).click();
+  await eventually(() => lane('Приложение').locator('.db-board-cell').count(), 4);
+
+  // After a reload: the lanes and the card where it went.
+  await page.reload();
+  await eventually(lanes, ['Дорожка «Веб»', 'Дорожка «Приложение»', 'Дорожка «Без значения»']);
+  await eventually(() => cardsOf('Приложение', 'Готово'), ['Вход']);
+  expect(await cardsOf('Веб', 'Сделать')).toEqual([]);
+  // The keys move a card within its lane: Ctrl+Shift+→ to the next column's top, said aloud; ← moves the focus back.
+  await cell('Приложение', 'Сделать').locator('.db-card', { hasText: 'Поиск' }).focus();
+  await moveByKey(page, 'Control+Shift+ArrowRight');
+  await eventually(() => cardsOf('Приложение', 'В работе'), ['Поиск', 'Push']);
+  expect(await cardsOf('Приложение', 'Сделать')).toEqual([]);
+  await eventually(() => page.locator('.db-board-live').textContent(), 'Карточка «Поиск» — в колонке «В работе» дорожки «Приложение», место 1 из 2');
+  await eventually(() => page.evaluate(() => document.activeElement?.getAttribute('aria-label') ?? null), 'Поиск');
+  expect(await values(ids['Поиск'])).toMatchObject({ stage: 'doing', team: 'app' });
+  // A lane folded: its cells gone, kept after a reload; the lanes off again from the menu.
+  await lane('Без значения').getByRole('button', { name: 'Свернуть дорожку «Без значения»' }).click();
+  await eventually(() => lane('Без значения').locator('.db-board-cell').count(), 0);
+  await page.reload();
+  await eventually(() => lane('Приложение').locator('.db-board-cell').count(), 4);
+  expect(await lane('Без значения').locator('.db-board-cell').count()).toBe(0);
+  await page.getByRole('button', { name: 'Колонки: Статус' }).click();
+  await page.getByRole('menu').getByRole('group', { name: 'Дорожки' }).getByRole('menuitemradio', { name: 'Без дорожек' }).click();
+  await eventually(() => page.locator('.db-board-lane').count(), 0);
+  await eventually(async () => (await cardsIn(page, 'Готово')).sort(), ['Архив', 'Вход', 'Релиз']);
+  await page.context().close();
 });

@@ -51,7 +51,8 @@ it('grouped by a date (relative, then by month) and by a number (ranges of 100)'
   await eventually(labels, expected('month'));
 
   await page.getByRole('button', { name: /Группы: Срок/ }).click();
-  await page.getByRole('menuitemradio', { name: 'Цена' }).click();
+  // The group's field (the first of the names: «Подгруппы» lists them again).
+  await page.getByRole('menuitemradio', { name: 'Цена' }).first().click();
   await eventually(labels, ['80 – 90 1', '120 – 130 1']);
   await page.getByRole('button', { name: /Группы: Цена/ }).click();
   await page.getByRole('menuitemradio', { name: 'По 100' }).click();
@@ -90,6 +91,19 @@ it('sub-groups (issue 38): grouped by a status, then by a checkbox under each; a
   await page.getByRole('button', { name: /Свернуть группу «?Сделать/ }).click();
   await eventually(headers, ['1:Сделать 1', '1:Готово 1', '2:Нет 1']);
   expect(await page.locator('.db-scroll .db-row').count()).toBe(1);
+  // Under a date's buckets too: by month, then by status (both rows are of this month).
+  await page.getByRole('button', { name: /Группы: Статус/ }).click();
+  await page.getByRole('menuitemradio', { name: 'Срок' }).first().click();
+  await page.getByRole('button', { name: /Группы: Срок/ }).click();
+  await page.getByRole('menuitemradio', { name: 'Месяцам' }).click();
+  await page.getByRole('button', { name: /Группы: Срок/ }).click();
+  await page.getByRole('menu').getByRole('group', { name: 'Подгруппы' }).getByRole('menuitemradio', { name: 'Статус' }).click();
+  const month = new Date().toLocaleDateString('ru-RU', { month: 'long', year: 'numeric' }).replace(/\s*г\.$/, '');
+  await eventually(
+    async () => (await headers()).map((h) => h.toLowerCase()),
+    [`1:${month} 2`, '2:сделать 1', '2:готово 1'].map((h) => h.toLowerCase()),
+  );
+  await shoot(page, 'database-subgroups-month-1280');
   await page.context().close();
 });
 

@@ -222,7 +222,15 @@ export async function moveRows(db: Kysely<Database>, userId: string, databaseId:
     await authorizeRowEdits(db, userId, rowPages);
     setValues = await relationValues(db, userId, block.id, data.config, writes);
   }
-  const mirrored = sets.length > 0 ? await mirroredRowIds(db, block.id, data.config, writes.map((write, i) => ({ ...write, value: setValues[i] }))) : [];
+  const mirrored =
+    sets.length > 0
+      ? await mirroredRowIds(
+          db,
+          block.id,
+          data.config,
+          writes.map((write, i) => ({ ...write, value: setValues[i] })),
+        )
+      : [];
   const readers = sets.length > 0 ? await readerRowIds(db, ids) : [];
   let mirrors: DomainEvent[] = [];
   const written = await rowsChange(db, holder, async (trx) => {

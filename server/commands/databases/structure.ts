@@ -45,7 +45,6 @@ import { findPage } from '../../repositories/pages';
 import { nowIso } from '../../time';
 import { authorizedDatabase } from './database';
 import { assertFormulasHold, formulaPlan } from './formulas';
-import { takesSubGroups } from '../../../schema/formula/field';
 import { recomputeAllFormulas, wakeFormulaJobs } from './formulaJobs';
 import { checkedRelationField, syncMirrors } from './relations';
 import { checkedRollupField, databasesReading, holderOf, rollupFieldsOf, rollupsReading } from './rollups';
@@ -534,14 +533,9 @@ export function addView(db: Kysely<Database>, changer: Changer, databaseId: stri
 }
 
 /**
- * 422: sub-groups under a date's or a number's groups (their buckets' rows do not run by
- * sub-group), or by or under a table's groups by a list field (a row in several groups: `splitsRows`).
+ * 422: sub-groups by or under a table's groups by a list field (a row in several groups: `splitsRows`).
  */
 function assertSubGroups(config: DatabaseConfig, databaseId: string, layout: DatabaseLayout): void {
-  if (layout.groupBy?.sub && !takesSubGroups(config.fields, layout.groupBy.fieldId))
-    throw invalid('no sub-groups under a date’s or a number’s groups yet', [
-      { path: 'layout.groupBy.sub', message: 'group by another field, or sub-group without the date or number' },
-    ]);
   const sub = layout.groupBy?.sub;
   if (sub && layout.type === 'table' && (splitsRows(config, databaseId, layout.groupBy!.fieldId) || splitsRows(config, databaseId, sub.fieldId)))
     throw invalid('no sub-groups by or under a multi-select’s or a relation’s groups yet', [

@@ -25,6 +25,8 @@ export interface RowsQuery {
   inTrash?: boolean;
   /** One group of the (grouped) view: a board's column. */
   group?: string | boolean | null;
+  /** One swimlane of a board with lanes (`groupBy.sub`): with `group`, the rows of one (lane, column) cell. */
+  sub?: string | boolean | null;
   /** Only the rows whose date in a date field meets [from, to) (a calendar's days). */
   range?: { fieldId: string; from: string; to: string };
   /** Only the rows with no date in this date field. */
@@ -167,6 +169,8 @@ export function firstRowsPaths(
     }
     // A board's columns, but those hidden in the view (they are not drawn); a person field's are
     // known only from the view's groups, so its columns read theirs when the board is drawn.
+    // A board with swimlanes reads its cells (a lane's part of each column) when it is drawn.
+    if (layout.groupBy && layout.groupBy.sub) continue;
     const hidden = layout.groupBy && Array.isArray(layout.groupBy.hidden) ? layout.groupBy.hidden : [];
     const columns = layout.groupBy ? boardColumnValues(data?.config?.fields?.[layout.groupBy.fieldId]) : null;
     if (!Array.isArray(columns)) continue;

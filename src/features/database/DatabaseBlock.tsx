@@ -3,6 +3,7 @@ import { useTranslation } from 'react-i18next';
 import {
   DATE_GROUPINGS,
   MAIN_FIELD_ID,
+  makesLanes,
   splitsRows,
   type DatabaseConfig,
   type DatabaseField,
@@ -611,7 +612,9 @@ function GroupButton({ layout }: { layout: DatabaseLayout }) {
       {(close) => {
         const choose = (fieldId: string | null) => () => {
           close();
-          void db.saveView(layout.uid, { groupBy: fieldId ? { fieldId } : null });
+          // A board's swimlanes stay when its columns change to another field than theirs.
+          const lanes = board && layout.groupBy?.sub && layout.groupBy.sub.fieldId !== fieldId ? { sub: layout.groupBy.sub } : {};
+          void db.saveView(layout.uid, { groupBy: fieldId ? { fieldId, ...lanes } : null });
         };
         return (
           <>
@@ -660,7 +663,41 @@ function GroupButton({ layout }: { layout: DatabaseLayout }) {
                 ))}
               </div>
             )}
-            {layout.type === 'table' && current && currentType !== 'date' && currentType !== 'number' && !splits(current) && (
+            {board && current && (
+              // A board's swimlanes: a lane per value of another field, each with the board's columns (docs/api/databases.md «Grouping»).
+              <div role="group" aria-label={t('database.board.lanes')} className="db-menu-section">
+                <div className="menu-separator" role="separator" />
+                <div className="db-menu-heading" aria-hidden>
+                  {t('database.board.lanes')}
+                </div>
+                <MenuItem
+                  role="menuitemradio"
+                  checked={!layout.groupBy?.sub}
+                  onClick={() => {
+                    close();
+                    void db.saveView(layout.uid, { groupBy: { ...layout.groupBy!, sub: null } });
+                  }}
+                >
+                  {t('database.board.noLanes')}
+                </MenuItem>
+                {Object.entries(db.config.fields)
+                  .filter(([id, f]) => id !== current && makesLanes(f))
+                  .map(([id, f]) => (
+                    <MenuItem
+                      key={id}
+                      role="menuitemradio"
+                      checked={layout.groupBy?.sub?.fieldId === id}
+                      onClick={() => {
+                        close();
+                        void db.saveView(layout.uid, { groupBy: { ...layout.groupBy!, sub: { fieldId: id } } });
+                      }}
+                    >
+                      {f.name}
+                    </MenuItem>
+                  ))}
+              </div>
+            )}
+            {layout.type === 'table' && current && !splits(current) && (
               // A table's sub-groups: each group's rows grouped again by another field (docs/api/databases.md «Grouping»).
               <div role="group" aria-label={t('database.subGroup')} className="db-menu-section">
                 <div className="menu-separator" role="separator" />

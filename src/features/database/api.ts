@@ -137,13 +137,13 @@ export const databaseApi = {
   /**
    * Rows after a row (null: first) or before one, in the view `viewId`'s own order (the other
    * views keep theirs: docs/api/databases.md «Order per view»); `set` writes a cell on each (a card
-   * dropped in a board's column).
+   * dropped in a board's column), or two at once (dropped in another swimlane's column: the lane's too).
    */
   moveRows(
     databaseId: string,
     ids: string[],
     place: { placeAfter: string | null } | { placeBefore: string } | { placeAfter?: string | null; placeBefore?: string },
-    set?: { fieldId: string; value: RowValue },
+    set?: { fieldId: string; value: RowValue } | Array<{ fieldId: string; value: RowValue }>,
     viewId?: string,
   ): Promise<WireRow[]> {
     return post(`database/${id(databaseId)}/rows/move`, { ids, ...place, ...(set ? { set } : {}), ...(viewId !== undefined ? { viewId } : {}) });
@@ -210,8 +210,9 @@ export const databaseApi = {
   async relatable(databaseId: string, search?: string): Promise<DatabaseChoice[]> {
     return (await api<DatabaseChoice[]>(`${BASE}/database/${id(databaseId)}/relatable${jsonQuery(search ? { search } : {})}`)).data;
   },
-  async groups(databaseId: string, viewId: string): Promise<WireGroup[]> {
-    return (await api<WireGroup[]>(`${BASE}/database/${id(databaseId)}/groups${jsonQuery({ viewId })}`)).data;
+  /** A grouped view's groups with their counts; `lanes`: a board's swimlanes (the groups of its `groupBy.sub` field) instead. */
+  async groups(databaseId: string, viewId: string, lanes?: boolean): Promise<WireGroup[]> {
+    return (await api<WireGroup[]>(`${BASE}/database/${id(databaseId)}/groups${jsonQuery({ viewId, ...(lanes ? { lanes: true } : {}) })}`)).data;
   },
   /** The view as CSV: a link to download (the browser follows it with the session cookie). */
   exportCsvUrl(databaseId: string, viewId: string): string {

@@ -1,9 +1,9 @@
-import { memo, useCallback, useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
+import { memo, useCallback, useEffect, useMemo, useRef, useState, type KeyboardEvent, type ReactNode, type RefObject } from 'react';
 import { useTranslation } from 'react-i18next';
 import { dropTargetForElements } from '@atlaskit/pragmatic-drag-and-drop/element/adapter';
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { MAIN_FIELD_ID, hasOptions, type DatabaseField, type DatabaseLayout } from '../../../../schema/blocks/database';
-import type { WireRow } from '../../../../schema/database';
+import { MAIN_FIELD_ID, hasOptions, makesLanes, type DatabaseField, type DatabaseLayout, type RowValue } from '../../../../schema/blocks/database';
+import type { WireGroup, WireRow } from '../../../../schema/database';
 import type { WireUser } from '../../../../schema/user';
 import { ActionMenu, MenuItem } from '../../../ui/ActionMenu';
 import { showToast } from '../../../ui/Toast';
@@ -17,7 +17,7 @@ import { useReorderable, type DropSide } from '../useReorderable';
 import { groupKey, useCollapsedGroups } from '../rows/collapsedGroups';
 import { fromTemplate, madeFromTemplate, templateFor } from '../rows/rowTemplates';
 import type { LiveView } from '../context';
-import { CARD_BASE, cardEstimate, cardKeyAction, columnCell, coverFile, isEmptyCell, type ColumnValue } from './boardCards';
+import { CARD_BASE, cardEstimate, cardKeyAction, cardMove, cellKey, columnCell, coverFile, isEmptyCell, laneCellOf, type ColumnValue } from './boardCards';
 
 /** Whether a field's values make a board's columns: the one rule is `boardColumnValues` (rowsAddress.ts). */
 export const makesBoardColumns = (field: DatabaseField | undefined): boolean => boardColumnValues(field) !== null;
@@ -27,10 +27,13 @@ const CARD_KIND = 'database-card';
 const PEOPLE_REFRESH_MS = 300;
 
 /** A card dropped and not yet answered (then read again): drawn in its new place meanwhile. */
-interface PendingMove {
+export interface PendingMove {
   row: WireRow;
   from: ColumnValue;
   to: ColumnValue;
+  /** The lanes it left and went to, on a board with swimlanes (undefined: none). */
+  fromLane?: ColumnValue;
+  toLane?: ColumnValue;
   /** The card it was dropped beside, or null: the column's end. */
   target: string | null;
   side: DropSide;
@@ -38,9 +41,11 @@ interface PendingMove {
   wasThere?: boolean;
   /** Other columns that keep the card (a multi-select card's other options): it does not leave them. */
   stays?: ColumnValue[];
+  /** Other lanes that keep the card (its lane field's other values): it does not leave their cells of the columns it is in. */
+  laneStays?: ColumnValue[];
 }
 
-/** Where the keyboard's focus goes: a card of a column (by its row, or its index there); `n` tells two requests apart. */
+/** Where the keyboard's focus goes: a card of a cell (`cellKey`: a column, in a lane) by its row, or its index there; `n` tells two requests apart. */
 interface FocusRequest {
   column: string;
   rowId?: string;
@@ -140,16 +145,18 @@ interface BoardProps {
  * The columns a board reads from its view's groups (`GET …/groups`): a person field's people (by
  * name), a relation's related rows (by title, `labels`), then «Без значения»; read again when the
  * rows change. Null while the first answer is coming, or when the board is neither (`enabled`).
+ * `counts`: each column's cards by its `groupKey` (a board with swimlanes shows them over its lanes).
  */
 function useListedColumns(
   enabled: boolean,
   layout: DatabaseLayout,
   track: BoardProps['track'],
-): { columns: ColumnValue[] | null; labels: ReadonlyMap<string, string>; again(): void } {
+): { columns: ColumnValue[] | null; labels: ReadonlyMap<string, string>; counts: ReadonlyMap<string, number> | null; again(): void } {
   const db = useDatabase();
   const [people, setPeople] = useState<string[] | null>(null);
   // A related row's column is named by its title (the group's label).
   const [labels, setLabels] = useState<ReadonlyMap<string, string>>(new Map());
+  const [counts, setCounts] = useState<ReadonlyMap<string, number> | null>(null);
   const [reads, setReads] = useState(0);
   const key = JSON.stringify([layout.groupBy?.fieldId ?? null, layout.filter ?? null]);
   useEffect(() => {
@@ -161,6 +168,7 @@ function useListedColumns(
         const next = groups.map((g) => g.value).filter((value): value is string => typeof value === 'string');
         setPeople((previous) => (previous && previous.join('|') === next.join('|') ? previous : next));
         setLabels(new Map(groups.flatMap((g) => (typeof g.value === 'string' && g.label !== undefined ? [[g.value, g.label] as const] : []))));
+        setCounts(new Map(groups.map((g) => [groupKey(g.value), g.count])));
       },
       () => !cancelled && setPeople((previous) => previous ?? []),
     );
@@ -177,7 +185,68 @@ function useListedColumns(
   useEffect(() => (enabled ? track({ applyChange: again, refreshSoon: again }) : undefined), [enabled, track, again]);
   useEffect(() => () => clearTimeout(timer.current), []);
   const columns = useMemo(() => (people ? [...people, null] : null), [people]);
-  return { columns: enabled ? columns : null, labels, again };
+  return { columns: enabled ? columns : null, labels, counts: enabled ? counts : null, again };
+}
+
+/**
+ * A board's swimlanes (`groupBy.sub`, by the field `subFieldId`): its view's lanes as `GET
+ * …/groups?lanes=true` answers them (those that hold rows, «Без значения» last), read again when
+ * the rows change and when the view does (a lane field just chosen is read once the server has it).
+ * Null while the first answer is coming, or when the board has no lanes.
+ */
+function useLanes(subFieldId: string | undefined, layout: DatabaseLayout, track: BoardProps['track']): { lanes: WireGroup[] | null; again(): void } {
+  const db = useDatabase();
+  const [read, setRead] = useState<{ fieldId: string; lanes: WireGroup[] } | null>(null);
+  const [reads, setReads] = useState(0);
+  useEffect(() => {
+    if (!subFieldId) return;
+    let cancelled = false;
+    const keep = (lanes: WireGroup[]) =>
+      setRead((previous) =>
+        previous && previous.fieldId === subFieldId && JSON.stringify(previous.lanes) === JSON.stringify(lanes) ? previous : { fieldId: subFieldId, lanes },
+      );
+    db.api.groups(db.databaseId, layout.uid, true).then(
+      (lanes) => !cancelled && keep(lanes),
+      () => !cancelled && setRead((previous) => (previous?.fieldId === subFieldId ? previous : { fieldId: subFieldId, lanes: [] })),
+    );
+    return () => {
+      cancelled = true;
+    };
+    // Read again when the view changes (`layout`: its filter, its lane field — saved, or just chosen and
+    // not yet saved: read again once it is) and when the rows do (`reads`).
+  }, [subFieldId, db.api, db.databaseId, layout, reads]);
+  const timer = useRef<ReturnType<typeof setTimeout>>(undefined);
+  const again = useCallback(() => {
+    clearTimeout(timer.current);
+    timer.current = setTimeout(() => setReads((n) => n + 1), PEOPLE_REFRESH_MS);
+  }, []);
+  useEffect(() => (subFieldId ? track({ applyChange: again, refreshSoon: again }) : undefined), [subFieldId, track, again]);
+  useEffect(() => () => clearTimeout(timer.current), []);
+  return { lanes: subFieldId && read?.fieldId === subFieldId ? read.lanes : null, again };
+}
+
+/** A lane of a board with swimlanes, as its cells know it. */
+interface Lane {
+  value: ColumnValue;
+  label: string;
+  fieldId: string;
+  field: DatabaseField;
+}
+
+/**
+ * Mounted once it has come near the screen (a board's lane: its cells' stores read rows only
+ * then); at once where the browser cannot tell.
+ */
+function useNearScreen(element: RefObject<HTMLElement | null>): boolean {
+  const [near, setNear] = useState(() => typeof IntersectionObserver === 'undefined');
+  useEffect(() => {
+    const node = element.current;
+    if (near || !node) return;
+    const observer = new IntersectionObserver((entries) => entries.some((entry) => entry.isIntersecting) && setNear(true), { rootMargin: '600px' });
+    observer.observe(node);
+    return () => observer.disconnect();
+  }, [element, near]);
+  return near;
 }
 
 /** A row of a store at an index: in memory, or read. */
@@ -211,7 +280,15 @@ function Board({ layout, fieldId, field, track, t }: BoardProps) {
   const fixed = useMemo(() => boardColumnValues(field), [field]);
   // Columns read from the view's groups: a person field's people, a relation's related rows.
   const listed = fixed === 'people' || fixed === 'related';
-  const people = useListedColumns(listed, layout, track);
+  // Swimlanes (`groupBy.sub`): a lane per value of another field, each with the board's columns.
+  const subId = layout.groupBy?.sub?.fieldId;
+  const subField = subId !== undefined && subId !== fieldId ? db.config.fields[subId] : undefined;
+  const laneFieldId = subField && makesLanes(subField) ? subId : undefined;
+  const laneField = laneFieldId !== undefined ? subField : undefined;
+  const laned = laneField !== undefined;
+  // A board with lanes reads its columns' groups too: their counts over every lane, in their heads.
+  const people = useListedColumns(listed || laned, layout, track);
+  const lanesRead = useLanes(laneFieldId, layout, track);
   const columns: ColumnValue[] | null = Array.isArray(fixed) ? fixed : people.columns;
   const personIds = useMemo(
     () => (fixed === 'people' && columns ? columns.filter((value): value is string => typeof value === 'string') : []),
@@ -230,35 +307,86 @@ function Board({ layout, fieldId, field, track, t }: BoardProps) {
   const [counts, setCounts] = useState<Record<string, number>>({});
   const [announced, setAnnounced] = useState('');
 
+  // The lanes: those holding the view's rows; none yet (no rows): one to make a card in («Без значения», a box not checked).
+  const lanes = useMemo<WireGroup[] | null>(() => {
+    if (!laneField || !lanesRead.lanes) return null;
+    return lanesRead.lanes.length > 0 ? lanesRead.lanes : [{ value: laneField.type === 'checkbox' ? false : null, count: 0 }];
+  }, [laneField, lanesRead.lanes]);
+  const lanePersonIds = useMemo(
+    () => (laneField?.type === 'person' && lanes ? lanes.map((lane) => lane.value).filter((value): value is string => typeof value === 'string') : []),
+    [laneField, lanes],
+  );
+  const laneUsers = useUsers(lanePersonIds);
+  const laneUserOf = (value: ColumnValue) => (typeof value === 'string' && laneField?.type === 'person' ? laneUsers[lanePersonIds.indexOf(value)] : undefined);
+  const laneLabelOf = (lane: WireGroup): string => {
+    if (!laneField) return '';
+    // A box's lanes say whose box they are («Срочно: Да»): «Да» alone says nothing.
+    if (laneField.type === 'checkbox') return `${laneField.name}: ${t(lane.value === true ? 'database.yes' : 'database.no')}`;
+    if (laneField.type === 'relation' && typeof lane.value === 'string') return lane.label || t('database.untitledRow');
+    return columnLabel(laneField, lane.value, t, laneUserOf(lane.value));
+  };
+  // Each lane as its cells know it: the same object while its name stays (a new card's field is memoized).
+  const laneNames = lanes ? lanes.map(laneLabelOf) : [];
+  const laneNamesKey = JSON.stringify(laneNames);
+  const laneCells = useMemo<Lane[]>(
+    () =>
+      lanes && laneField && laneFieldId
+        ? lanes.map((group, at) => ({ value: group.value, label: (JSON.parse(laneNamesKey) as string[])[at] ?? '', fieldId: laneFieldId, field: laneField }))
+        : [],
+    [lanes, laneField, laneFieldId, laneNamesKey],
+  );
+  // Folded lanes: kept as a table's groups are, under a key of their own (the columns' stay apart).
+  const [collapsedLanes, toggleLane] = useCollapsedGroups(db.databaseId, `${layout.uid}:lanes`, laneFieldId);
+  const laneOf = useMemo(() => (laneField && laneFieldId ? { fieldId: laneFieldId, field: laneField } : undefined), [laneField, laneFieldId]);
+  const lanesNow = useRef(lanes);
+  lanesNow.current = lanes;
+
+  // Each cell's store (a column's, or a column's in a lane), by its `cellKey`.
   const stores = useRef(new Map<string, RowStore>());
-  const storeOf = useCallback((value: ColumnValue) => stores.current.get(groupKey(value)), []);
+  const storeOf = useCallback((value: ColumnValue, lane?: ColumnValue) => stores.current.get(cellKey(value, lane)), []);
   const register = useCallback(
-    (value: ColumnValue, store: RowStore) => {
-      stores.current.set(groupKey(value), store);
+    (value: ColumnValue, store: RowStore, lane?: ColumnValue) => {
+      const key = cellKey(value, lane);
+      stores.current.set(key, store);
       const untrack = track(store);
       return () => {
         untrack();
-        if (stores.current.get(groupKey(value)) === store) stores.current.delete(groupKey(value));
+        if (stores.current.get(key) === store) stores.current.delete(key);
       };
     },
     [track],
   );
-  const onCount = useCallback(
-    (value: ColumnValue, count: number) => setCounts((all) => (all[groupKey(value)] === count ? all : { ...all, [groupKey(value)]: count })),
-    [],
-  );
+  const onCount = useCallback((value: ColumnValue, count: number, lane?: ColumnValue) => {
+    const key = cellKey(value, lane);
+    setCounts((all) => (all[key] === count ? all : { ...all, [key]: count }));
+  }, []);
   const againPeople = people.again;
+  const againLanes = lanesRead.again;
+  // The groups read again after a card is made or moved: the columns' (people, related rows; counts over lanes) and the lanes.
+  const againGroups = useCallback(() => {
+    againPeople();
+    if (laned) againLanes();
+  }, [againPeople, againLanes, laned]);
 
   /**
    * A card put in a column (dropped, or moved with the keys): beside another card (`target`), or
-   * at the column's end (`target` null), from the column `from`. Drawn there at once; true once
-   * the columns have it where it went. `focus`: the keyboard's focus follows it.
+   * at the column's end (`target` null), from the column `from`; on a board with lanes, from the
+   * lane `lanes.from` to `lanes.to` (both cells written in one call). Drawn there at once; true
+   * once the cells have it where it went. `focus`: the keyboard's focus follows it.
    */
   const move = useCallback(
-    async (rowId: string, from: ColumnValue, to: ColumnValue, target: string | null, side: DropSide, focus = false): Promise<boolean> => {
-      const destination = storeOf(to);
-      const same = from === to;
-      // Every column showing the card (a person board's card is in each of its people's).
+    async (
+      rowId: string,
+      from: ColumnValue,
+      to: ColumnValue,
+      target: string | null,
+      side: DropSide,
+      focus = false,
+      lanes?: { from: ColumnValue; to: ColumnValue },
+    ): Promise<boolean> => {
+      const destination = storeOf(to, lanes?.to);
+      const same = from === to && lanes?.from === lanes?.to;
+      // Every cell showing the card (a person board's card is in each of its people's).
       const holders = [...stores.current.values()].filter((store) => store.rowById(rowId));
       let place: Awaited<ReturnType<typeof placeIn>>;
       try {
@@ -268,35 +396,46 @@ function Board({ layout, fieldId, field, track, t }: BoardProps) {
         return false;
       }
       if (!place) return false;
-      const row = storeOf(from)?.rowById(rowId) ?? holders[0]?.rowById(rowId);
-      const value = columnCell(field, to, from, row?.data.values[fieldId]);
-      // A multi-select card stays in its other options' columns.
-      const stays =
-        (field.type === 'multiSelect' || field.type === 'relation') && Array.isArray(value) ? (value as string[]).filter((option) => option !== to) : [];
+      const row = storeOf(from, lanes?.from)?.rowById(rowId) ?? holders[0]?.rowById(rowId);
+      // The column's value (and the lane's, to another lane): a multi-select card stays in its other options' columns and lanes.
+      const change = cardMove(
+        { fieldId, field },
+        lanes ? laneOf : undefined,
+        row?.data.values,
+        { column: from, lane: lanes?.from },
+        { column: to, lane: lanes?.to },
+      );
       if (row)
         setPending({
-          row: same ? row : withCell(row, fieldId, value),
+          row: change.set.reduce((drawn, cell) => withCell(drawn, cell.fieldId, cell.value), row),
           from,
           to,
+          ...(lanes ? { fromLane: lanes.from, toLane: lanes.to, laneStays: change.laneStays } : {}),
           target,
           side,
           wasThere: !same && (destination?.indexOf(rowId) ?? -1) >= 0,
-          stays,
+          stays: change.stays,
         });
-      if (focus) setFocusTo({ column: groupKey(to), rowId, n: Date.now() });
+      if (focus) setFocusTo({ column: cellKey(to, lanes?.to), rowId, n: Date.now() });
       let written = true;
       try {
         // In the board's own order: the table and the other views keep theirs (docs/api/databases.md «Order per view»).
-        await db.api.moveRows(db.databaseId, [rowId], place, same ? undefined : { fieldId, value }, layout.uid);
+        const set = change.set.length === 0 ? undefined : change.set.length === 1 ? change.set[0] : change.set;
+        await db.api.moveRows(db.databaseId, [rowId], place, set, layout.uid);
       } catch {
         written = false;
         showToast(t('database.writeFailed'), 'error');
       }
-      await Promise.all([...new Set([...holders, destination])].map((store) => store?.refresh()));
-      if (listed) againPeople();
+      // The cells keeping the card: the column it went to and those of its other options, in each of the lanes it is in.
+      const staying = new Set(
+        lanes
+          ? [to, ...change.stays].flatMap((column) => [lanes.to, ...change.laneStays].map((lane) => storeOf(column, lane)))
+          : change.stays.map((option) => storeOf(option)),
+      );
+      await Promise.all([...new Set([...holders, destination, ...(lanes ? staying : [])])].map((store) => store?.refresh()));
+      if (listed || laned) againGroups();
       // Drawn from the stores once they have it where it went: a read of our own move's realtime
       // event may have replaced the one just awaited (a little later, at most a second).
-      const staying = new Set(stays.map((option) => storeOf(option)));
       const settled = () =>
         same || (holders.every((store) => store === destination || staying.has(store) || !store.rowById(rowId)) && !!destination?.rowById(rowId));
       for (let tries = 0; tries < 10 && !settled(); tries += 1) await new Promise((resolve) => setTimeout(resolve, 100));
@@ -304,10 +443,10 @@ function Board({ layout, fieldId, field, track, t }: BoardProps) {
       // The focus lost with the card drawn anew from the stores goes back to it; one the person has
       // moved meanwhile (an arrow pressed before the answer came) stays where they put it.
       const active = document.activeElement;
-      if (focus && (!active || active === document.body)) setFocusTo({ column: groupKey(to), rowId, n: Date.now() });
+      if (focus && (!active || active === document.body)) setFocusTo({ column: cellKey(to, lanes?.to), rowId, n: Date.now() });
       return written;
     },
-    [storeOf, db.api, db.databaseId, field, fieldId, listed, againPeople, t, layout.uid],
+    [storeOf, db.api, db.databaseId, field, fieldId, laneOf, listed, laned, againGroups, t, layout.uid],
   );
 
   // Columns hidden in the view (its config: for everyone), shown again from the list at the end.
@@ -317,25 +456,39 @@ function Board({ layout, fieldId, field, track, t }: BoardProps) {
   const shown = (columns ?? []).filter((value) => !isHidden(value));
   const shownNow = useRef(shown);
   shownNow.current = shown;
-  /** A card dropped: `from` is the key of the column it was dragged out of (else the column holding it). */
+  /**
+   * A card dropped: `from` is the `cellKey` of the cell it was dragged out of (else the cell
+   * holding it); `lane`: the lane of the cell it was dropped in, on a board with lanes.
+   */
   const onDrop = useCallback(
-    (rowId: string, to: ColumnValue, target: string | null, side: DropSide, from: string | undefined) => {
-      const all = shownNow.current;
-      // By index: a column's value may be null («Без значения»).
-      let at = all.findIndex((value) => groupKey(value) === from);
-      if (at < 0) at = all.findIndex((value) => value !== to && storeOf(value)?.rowById(rowId));
-      void move(rowId, at < 0 ? to : all[at], to, target, side);
+    (rowId: string, to: ColumnValue, target: string | null, side: DropSide, from: string | undefined, lane?: ColumnValue) => {
+      if (lane === undefined) {
+        const all = shownNow.current;
+        // By index: a column's value may be null («Без значения»).
+        let at = all.findIndex((value) => groupKey(value) === from);
+        if (at < 0) at = all.findIndex((value) => value !== to && storeOf(value)?.rowById(rowId));
+        void move(rowId, at < 0 ? to : all[at], to, target, side);
+        return;
+      }
+      // The cell it came from, else another one holding it, else the one it goes to (a move within it).
+      let source = laneCellOf(from);
+      if (!source || !storeOf(source.column, source.lane)?.rowById(rowId)) {
+        const here = cellKey(to, lane);
+        const other = [...stores.current.entries()].find(([key, store]) => key !== here && store.rowById(rowId));
+        source = (other && laneCellOf(other[0])) ?? source ?? { column: to, lane };
+      }
+      void move(rowId, source.column, to, target, side, false, { from: source.lane, to: lane });
     },
     [move, storeOf],
   );
 
-  /** A card moved with the keys: a place up or down its column, or to the top of another; the move is said aloud. */
+  /** A card moved with the keys: a place up or down its column (its cell), or to the top of another in its lane; the move is said aloud. */
   const keyMoves = useRef(Promise.resolve());
-  const keyMove = async (rowId: string, from: ColumnValue, to: ColumnValue, place: 'up' | 'down' | 'top') => {
-    const source = storeOf(from);
-    const destination = storeOf(to);
+  const keyMove = async (rowId: string, from: ColumnValue, to: ColumnValue, place: 'up' | 'down' | 'top', lane?: ColumnValue) => {
+    const source = storeOf(from, lane);
+    const destination = storeOf(to, lane);
     if (!source || !destination) return;
-    const view = withPending(source, from, pendingNow.current);
+    const view = withPending(source, from, pendingNow.current, lane);
     const index = view.indexOf(rowId);
     if (index < 0) return;
     let target: string | null | undefined;
@@ -354,79 +507,203 @@ function Board({ layout, fieldId, field, track, t }: BoardProps) {
     }
     if (target === undefined) return;
     const title = view.rowAt(index)?.data.title || t('database.untitledRow');
-    if (!(await move(rowId, from, to, target, side, true))) return;
+    if (!(await move(rowId, from, to, target, side, true, lane === undefined ? undefined : { from: lane, to: lane }))) return;
     const at = destination.indexOf(rowId);
-    setAnnounced(t('database.board.moved', { card: title, column: labelOf(to), position: at + 1, count: destination.count ?? 0 }));
+    const where = { card: title, column: labelOf(to), position: at + 1, count: destination.count ?? 0 };
+    const laneGroup = lane === undefined ? undefined : lanesNow.current?.find((group) => group.value === lane);
+    setAnnounced(laneGroup ? t('database.board.movedInLane', { ...where, lane: laneLabelOf(laneGroup) }) : t('database.board.moved', where));
   };
 
-  const onCardKey = (event: KeyboardEvent, rowId: string, column: ColumnValue, index: number) => {
+  const onCardKey = (event: KeyboardEvent, rowId: string, column: ColumnValue, index: number, lane?: ColumnValue) => {
     const at = shown.findIndex((value) => value === column);
     if (at < 0) return;
     const sizes = shown.map((value) => {
       if (collapsed.has(groupKey(value))) return null;
-      const store = storeOf(value);
-      return store ? withPending(store, value, pending).count : 0;
+      const store = storeOf(value, lane);
+      return store ? withPending(store, value, pending, lane).count : 0;
     });
     const action = cardKeyAction(event, { column: at, index }, sizes, db.editable);
     if (!action) return;
     event.preventDefault();
     event.stopPropagation();
     if (action.kind === 'open') db.openRow?.(rowId);
-    else if (action.kind === 'focus') setFocusTo({ column: groupKey(shown[action.column]), index: action.index, n: Date.now() });
+    else if (action.kind === 'focus') setFocusTo({ column: cellKey(shown[action.column], lane), index: action.index, n: Date.now() });
     else {
       const to = shown[action.column];
       // One after another: each computes its place from what the one before left.
-      keyMoves.current = keyMoves.current.then(() => keyMove(rowId, column, to, action.place));
+      keyMoves.current = keyMoves.current.then(() => keyMove(rowId, column, to, action.place, lane));
     }
   };
 
-  if (!columns) return <div className="db-empty">{t('database.loading')}</div>;
-  // The board's one stop for Tab: the card last focused, else the first card of the first column with cards.
+  if (!columns || (laned && !lanes)) return <div className="db-empty">{t('database.loading')}</div>;
+  // The board's one stop for Tab: the card last focused, else the first card of the first cell with cards.
+  const firstLaneCell = () => {
+    for (const lane of lanes ?? []) {
+      if (collapsedLanes.has(groupKey(lane.value))) continue;
+      const value = shown.find((v) => !collapsed.has(groupKey(v)) && (counts[cellKey(v, lane.value)] ?? 0) > 0);
+      if (value !== undefined) return cellKey(value, lane.value);
+    }
+    return cellKey(null, lanes?.[0]?.value ?? null);
+  };
   const tabStop = current ?? {
-    column: groupKey(shown.find((value) => !collapsed.has(groupKey(value)) && (counts[groupKey(value)] ?? 0) > 0) ?? null),
+    column: laned ? firstLaneCell() : groupKey(shown.find((value) => !collapsed.has(groupKey(value)) && (counts[groupKey(value)] ?? 0) > 0) ?? null),
     rowId: undefined,
   };
+  /** A cell's column (`lane`: in that lane, on a board with lanes). */
+  const cell = (value: ColumnValue, lane?: Lane) => {
+    const key = cellKey(value, lane?.value);
+    return (
+      <Column
+        key={key}
+        layout={layout}
+        fieldId={fieldId}
+        field={field}
+        value={value}
+        label={labelOf(value)}
+        user={userOf(value)}
+        lane={lane}
+        register={register}
+        onCount={onCount}
+        onMove={onDrop}
+        onCardKey={onCardKey}
+        onCardFocus={(rowId) => setCurrent((now) => (now?.rowId === rowId && now.column === key ? now : { column: key, rowId }))}
+        tabStop={tabStop.column === key ? (tabStop.rowId ?? null) : undefined}
+        focusTo={focusTo?.column === key ? focusTo : null}
+        pending={pending}
+        collapsed={!lane && collapsed.has(groupKey(value))}
+        onToggle={() => toggleCollapsed(groupKey(value))}
+        onHide={db.editable ? () => setHidden([...hidden, value]) : undefined}
+        onMade={listed || laned ? againGroups : undefined}
+        t={t}
+      />
+    );
+  };
+  const hiddenColumns = hidden.length > 0 && (
+    <HiddenColumns
+      values={columns.filter(isHidden)}
+      labelOf={labelOf}
+      onShow={db.editable ? (value) => setHidden(hidden.filter((h) => h !== value)) : undefined}
+      inLanes={laned}
+      t={t}
+    />
+  );
+  // Said to screen readers: where a card moved with the keys went (beside the list: a list holds items alone).
+  const live = (
+    <div className="db-board-live visually-hidden" role="status" aria-live="polite">
+      {announced}
+    </div>
+  );
+  if (lanes && laneField && laneFieldId) {
+    // Swimlanes: the columns' heads once on top, then each lane with its cells under them (of the same widths).
+    return (
+      <>
+        <div className="db-board has-lanes" role="group" aria-label={t('database.layouts.board')}>
+          <div className="db-board-lanes">
+            <div className="db-board-heads">
+              {shown.map((value) => {
+                const folded = collapsed.has(groupKey(value));
+                return (
+                  <div key={groupKey(value)} className={`db-board-column db-board-head${folded ? ' is-collapsed' : ''}`}>
+                    <ColumnHead
+                      field={field}
+                      value={value}
+                      label={labelOf(value)}
+                      user={userOf(value)}
+                      count={people.counts ? (people.counts.get(groupKey(value)) ?? 0) : undefined}
+                      collapsed={folded}
+                      onToggle={() => toggleCollapsed(groupKey(value))}
+                      onHide={db.editable ? () => setHidden([...hidden, value]) : undefined}
+                      t={t}
+                    />
+                  </div>
+                );
+              })}
+            </div>
+            {lanes.map((group, at) => {
+              const lane = laneCells[at];
+              const folded = collapsedLanes.has(groupKey(group.value));
+              return (
+                <BoardLane
+                  key={groupKey(group.value)}
+                  lane={lane}
+                  count={group.count}
+                  user={laneUserOf(group.value)}
+                  collapsed={folded}
+                  onToggle={() => toggleLane(groupKey(group.value))}
+                  t={t}
+                >
+                  {shown.map((value) =>
+                    collapsed.has(groupKey(value)) ? (
+                      <div
+                        key={cellKey(value, group.value)}
+                        className="db-board-column db-board-cell is-collapsed"
+                        role="listitem"
+                        aria-label={labelOf(value)}
+                      />
+                    ) : (
+                      cell(value, lane)
+                    ),
+                  )}
+                </BoardLane>
+              );
+            })}
+          </div>
+          {hiddenColumns}
+        </div>
+        {live}
+      </>
+    );
+  }
   return (
     <>
       <div className="db-board" role="list" aria-label={t('database.layouts.board')}>
-        {shown.map((value) => (
-          <Column
-            key={groupKey(value)}
-            layout={layout}
-            fieldId={fieldId}
-            field={field}
-            value={value}
-            label={labelOf(value)}
-            user={userOf(value)}
-            register={register}
-            onCount={onCount}
-            onMove={onDrop}
-            onCardKey={onCardKey}
-            onCardFocus={(rowId) => setCurrent((now) => (now?.rowId === rowId && now.column === groupKey(value) ? now : { column: groupKey(value), rowId }))}
-            tabStop={tabStop.column === groupKey(value) ? (tabStop.rowId ?? null) : undefined}
-            focusTo={focusTo?.column === groupKey(value) ? focusTo : null}
-            pending={pending}
-            collapsed={collapsed.has(groupKey(value))}
-            onToggle={() => toggleCollapsed(groupKey(value))}
-            onHide={db.editable ? () => setHidden([...hidden, value]) : undefined}
-            onMade={listed ? againPeople : undefined}
-            t={t}
-          />
-        ))}
-        {hidden.length > 0 && (
-          <HiddenColumns
-            values={columns.filter(isHidden)}
-            labelOf={labelOf}
-            onShow={db.editable ? (value) => setHidden(hidden.filter((h) => h !== value)) : undefined}
-            t={t}
-          />
-        )}
+        {shown.map((value) => cell(value))}
+        {hiddenColumns}
       </div>
-      {/* Said to screen readers: where a card moved with the keys went (beside the list: a list holds items alone). */}
-      <div className="db-board-live visually-hidden" role="status" aria-live="polite">
-        {announced}
-      </div>
+      {live}
     </>
+  );
+}
+
+/** A lane of a board with swimlanes: its head (folds it), then its cells, mounted once the lane comes near the screen. */
+function BoardLane({
+  lane,
+  count,
+  user,
+  collapsed,
+  onToggle,
+  t,
+  children,
+}: {
+  lane: Lane;
+  count: number;
+  user?: WireUser;
+  collapsed: boolean;
+  onToggle(): void;
+  t: BoardProps['t'];
+  children: ReactNode;
+}) {
+  const element = useRef<HTMLElement>(null);
+  const near = useNearScreen(element);
+  const toggle = t(collapsed ? 'database.board.expandLane' : 'database.board.collapseLane', { lane: lane.label });
+  return (
+    <section ref={element} className={`db-board-lane${collapsed ? ' is-collapsed' : ''}`} aria-label={t('database.board.lane', { lane: lane.label })}>
+      <header className="db-board-lane-head">
+        <button type="button" className="db-board-toggle" aria-expanded={!collapsed} aria-label={toggle} onClick={onToggle}>
+          {collapsed ? '▸' : '▾'}
+        </button>
+        <ColumnTitle field={lane.field} value={lane.value} label={lane.label} user={user} />
+        <span className="db-board-count">{count}</span>
+      </header>
+      {!collapsed &&
+        (near ? (
+          <div className="db-board-lane-cells" role="list" aria-label={t('database.board.laneCells', { lane: lane.label })}>
+            {children}
+          </div>
+        ) : (
+          <div className="db-board-lane-wait" />
+        ))}
+    </section>
   );
 }
 
@@ -438,11 +715,13 @@ interface ColumnProps {
   label: string;
   /** A person column's person. */
   user?: WireUser;
-  register(value: ColumnValue, store: RowStore): () => void;
-  onCount(value: ColumnValue, count: number): void;
-  /** A card dropped here (beside `target`, or at the end), dragged out of the column `from` (its `groupKey`). */
-  onMove(rowId: string, to: ColumnValue, target: string | null, side: DropSide, from: string | undefined): void;
-  onCardKey(event: KeyboardEvent, rowId: string, column: ColumnValue, index: number): void;
+  /** The lane it is a cell of, on a board with swimlanes (its head is then the board's, on top): its cards are those of both values. */
+  lane?: Lane;
+  register(value: ColumnValue, store: RowStore, lane?: ColumnValue): () => void;
+  onCount(value: ColumnValue, count: number, lane?: ColumnValue): void;
+  /** A card dropped here (beside `target`, or at the end), dragged out of the cell `from` (its `cellKey`); `lane`: this cell's lane. */
+  onMove(rowId: string, to: ColumnValue, target: string | null, side: DropSide, from: string | undefined, lane?: ColumnValue): void;
+  onCardKey(event: KeyboardEvent, rowId: string, column: ColumnValue, index: number, lane?: ColumnValue): void;
   onCardFocus(rowId: string): void;
   /** The board's Tab stop is in this column: this row's card (null: the first card); undefined: not here. */
   tabStop: string | null | undefined;
@@ -465,6 +744,7 @@ function Column({
   value,
   label,
   user,
+  lane,
   register,
   onCount,
   onMove,
@@ -480,20 +760,27 @@ function Column({
   t,
 }: ColumnProps) {
   const db = useDatabase();
-  const query = useMemo<RowsQuery>(() => ({ ...viewRowsQuery(layout), group: value }), [layout, value]);
+  const laneValue = lane?.value;
+  const laneFieldId = lane?.fieldId;
+  const query = useMemo<RowsQuery>(
+    () => (laneValue === undefined ? { ...viewRowsQuery(layout), group: value } : { ...viewRowsQuery(layout), group: value, sub: laneValue }),
+    [layout, value, laneValue],
+  );
   const read = useCallback((q: RowsQuery, signal?: AbortSignal, first?: boolean) => db.api.rows(db.databaseId, q, signal, first), [db.api, db.databaseId]);
   // The first window may have been asked for with the page's top (rowsAddress.ts, boardColumnPath).
   const store = useRowStore(
     read,
-    `${db.databaseId}:${layout.uid}:board:${fieldId}:${groupKey(value)}:${JSON.stringify(layout.filter ?? null)}:${JSON.stringify(layout.sorts ?? [])}`,
+    `${db.databaseId}:${layout.uid}:board:${fieldId}:${groupKey(value)}:${JSON.stringify(layout.filter ?? null)}:${JSON.stringify(layout.sorts ?? [])}${
+      laneValue === undefined ? '' : `:lane:${laneFieldId}:${groupKey(laneValue)}`
+    }`,
     query,
     () => db.api.earlyRows(db.databaseId, { ...query, offset: 0, limit: BOARD_WINDOW }),
     BOARD_WINDOW,
   );
-  useEffect(() => register(value, store), [register, value, store]);
-  const shownRows = withPending(store, value, pending);
+  useEffect(() => register(value, store, laneValue), [register, value, store, laneValue]);
+  const shownRows = withPending(store, value, pending, laneValue);
   const count = shownRows.count;
-  useEffect(() => onCount(value, count), [onCount, value, count]);
+  useEffect(() => onCount(value, count, laneValue), [onCount, value, count, laneValue]);
 
   const body = useRef<HTMLDivElement>(null);
   const shown = useMemo(
@@ -548,39 +835,27 @@ function Column({
         setOver(false);
         // Dropped on a card, that card's own target took it.
         if (location.current.dropTargets[0]?.element !== self.element) return;
-        onMove(String(source.data.id), value, null, 'after', typeof source.data.from === 'string' ? source.data.from : undefined);
+        onMove(String(source.data.id), value, null, 'after', typeof source.data.from === 'string' ? source.data.from : undefined, laneValue);
       },
     });
-  }, [db.editable, layout.uid, onMove, value, collapsed]);
+  }, [db.editable, layout.uid, onMove, value, laneValue, collapsed]);
 
   // The column renders again on each frame its cards scroll: its words are translated once, not
   // on every frame (i18next's t was ≈ 1 ms of a scrolled frame).
-  const words = useMemo(
-    () => ({
-      toggle: t(collapsed ? 'database.expandGroup' : 'database.collapseGroup', { name: label }),
-      hide: t('database.board.hide', { column: label }),
-      cards: t('database.board.cards', { column: label }),
-    }),
-    [t, collapsed, label],
+  const laneLabel = lane?.label;
+  const cardsLabel = useMemo(
+    () => (laneLabel === undefined ? t('database.board.cards', { column: label }) : t('database.board.cellCards', { column: label, lane: laneLabel })),
+    [t, label, laneLabel],
   );
 
   return (
-    <section className={`db-board-column${collapsed ? ' is-collapsed' : ''}`} role="listitem" aria-label={label}>
-      <header className="db-board-column-head">
-        <button type="button" className="db-board-toggle" aria-expanded={!collapsed} aria-label={words.toggle} onClick={onToggle}>
-          {collapsed ? '▸' : '▾'}
-        </button>
-        <ColumnTitle field={field} value={value} label={label} user={user} />
-        <span className="db-board-count">{count}</span>
-        {onHide && !collapsed && (
-          <button type="button" className="db-board-hide" aria-label={words.hide} title={words.hide} onClick={onHide}>
-            ×
-          </button>
-        )}
-      </header>
+    <section className={`db-board-column${lane ? ' db-board-cell' : ''}${collapsed ? ' is-collapsed' : ''}`} role="listitem" aria-label={label}>
+      {!lane && (
+        <ColumnHead field={field} value={value} label={label} user={user} count={count} collapsed={collapsed} onToggle={onToggle} onHide={onHide} t={t} />
+      )}
       {!collapsed && (
         <>
-          <div ref={body} className={`db-board-cards${over ? ' is-over' : ''}`} role="list" aria-label={words.cards}>
+          <div ref={body} className={`db-board-cards${over ? ' is-over' : ''}`} role="list" aria-label={cardsLabel}>
             <div style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
               {items.map((item) => {
                 const row = shownRows.rowAt(item.index);
@@ -599,6 +874,7 @@ function Column({
                         shown={shown}
                         coverId={coverId}
                         column={value}
+                        lane={laneValue}
                         tabbable={tabStop !== undefined && (tabStop === null ? item.index === 0 : tabStop === row.id)}
                         index={item.index}
                         onMove={onMove}
@@ -613,10 +889,58 @@ function Column({
               })}
             </div>
           </div>
-          {db.editable && <NewCard field={field} fieldId={fieldId} value={value} store={store} onMade={onMade} t={t} />}
+          {db.editable && <NewCard field={field} fieldId={fieldId} value={value} lane={lane} store={store} onMade={onMade} t={t} />}
         </>
       )}
     </section>
+  );
+}
+
+/** A column's head: its fold, its title, its cards, «×» to hide it (editors). On a board with lanes, once on top. */
+function ColumnHead({
+  field,
+  value,
+  label,
+  user,
+  count,
+  collapsed,
+  onToggle,
+  onHide,
+  t,
+}: {
+  field: DatabaseField;
+  value: ColumnValue;
+  label: string;
+  user?: WireUser;
+  /** Undefined: not known yet. */
+  count: number | undefined;
+  collapsed: boolean;
+  onToggle(): void;
+  onHide?(): void;
+  t: BoardProps['t'];
+}) {
+  // The column renders again on each frame its cards scroll: its words are translated once, not
+  // on every frame (i18next's t was ≈ 1 ms of a scrolled frame).
+  const words = useMemo(
+    () => ({
+      toggle: t(collapsed ? 'database.expandGroup' : 'database.collapseGroup', { name: label }),
+      hide: t('database.board.hide', { column: label }),
+    }),
+    [t, collapsed, label],
+  );
+  return (
+    <header className="db-board-column-head">
+      <button type="button" className="db-board-toggle" aria-expanded={!collapsed} aria-label={words.toggle} onClick={onToggle}>
+        {collapsed ? '▸' : '▾'}
+      </button>
+      <ColumnTitle field={field} value={value} label={label} user={user} />
+      <span className="db-board-count">{count}</span>
+      {onHide && !collapsed && (
+        <button type="button" className="db-board-hide" aria-label={words.hide} title={words.hide} onClick={onHide}>
+          ×
+        </button>
+      )}
+    </header>
   );
 }
 
@@ -624,21 +948,30 @@ function Column({
  * A column's cards with a pending move drawn (`pending`): the card left out of the columns it
  * leaves (every other one holding it: a person board's card leaves its other people's too) and
  * put in the one it went to, beside its target or last. Indexes of what is drawn → the store's rows.
+ * On a board with swimlanes a cell is a column in a lane (`lane`): the card leaves every cell but
+ * those of the columns and lanes it stays in, and goes to the column `to` of the lane `toLane`.
  */
 export function withPending(
   store: Pick<RowStore, 'count' | 'rowAt' | 'indexOf'>,
   value: ColumnValue,
   pending: PendingMove | null,
+  lane?: ColumnValue,
 ): { count: number; rowAt(i: number): WireRow | undefined; indexOf(rowId: string): number } {
   const stored = store.count ?? 0;
-  // The card moves within the column it went to: out of its place there, into the new one.
-  const within = !!pending && (pending.from === pending.to || pending.wasThere === true);
-  const leaves = !!pending && (value === pending.to ? within : !pending.stays?.some((kept) => kept === value));
+  // The card moves within the cell it went to: out of its place there, into the new one.
+  const within = !!pending && ((pending.from === pending.to && pending.fromLane === pending.toLane) || pending.wasThere === true);
+  const destination = !!pending && value === pending.to && lane === pending.toLane;
+  // A cell it is in after the move (of a column and of a lane it has then).
+  const keeps =
+    !!pending &&
+    (value === pending.to || !!pending.stays?.some((kept) => kept === value)) &&
+    (lane === pending.toLane || !!pending.laneStays?.some((kept) => kept === lane));
+  const leaves = !!pending && (destination ? within : !keeps);
   const removedAt = pending && leaves ? store.indexOf(pending.row.id) : -1;
   const remaining = stored - (removedAt >= 0 ? 1 : 0);
   let insertAt = -1;
-  // A column the card went to that has it already (its read came in) draws it where the read put it.
-  if (pending && pending.to === value && (within || store.indexOf(pending.row.id) < 0)) {
+  // A cell the card went to that has it already (its read came in) draws it where the read put it.
+  if (pending && destination && (within || store.indexOf(pending.row.id) < 0)) {
     const at = pending.target === null ? -1 : store.indexOf(pending.target);
     insertAt = at < 0 ? remaining : at - (removedAt >= 0 && at > removedAt ? 1 : 0) + (pending.side === 'after' ? 1 : 0);
   }
@@ -666,15 +999,22 @@ function HiddenColumns({
   values,
   labelOf,
   onShow,
+  inLanes = false,
   t,
 }: {
   values: ColumnValue[];
   labelOf(value: ColumnValue): string;
   onShow?(value: ColumnValue): void;
+  /** On a board with swimlanes: under the lanes, in a row (not an item of the board's list). */
+  inLanes?: boolean;
   t: BoardProps['t'];
 }) {
   return (
-    <section className="db-board-hidden" role="listitem" aria-label={t('database.board.hiddenColumns')}>
+    <section
+      className={`db-board-hidden${inLanes ? ' is-under-lanes' : ''}`}
+      role={inLanes ? undefined : 'listitem'}
+      aria-label={t('database.board.hiddenColumns')}
+    >
       <div className="db-board-column-head">{t('database.board.hiddenColumns')}</div>
       {values.map((value) => (
         <button
@@ -729,6 +1069,8 @@ interface CardProps {
   /** The files field whose first picture tops the card (the view's `cover`), or null. */
   coverId: string | null;
   column: ColumnValue;
+  /** Its cell's lane, on a board with swimlanes. */
+  lane?: ColumnValue;
   /** The board's one Tab stop (roving focus: the arrows go on from there). */
   tabbable: boolean;
   /** Its place in the column (for the keyboard). */
@@ -741,16 +1083,16 @@ interface CardProps {
 const MOVE_KEYS = 'Control+Shift+ArrowUp Control+Shift+ArrowDown Control+Shift+ArrowLeft Control+Shift+ArrowRight';
 
 /** A card: memoized, so a scrolled frame renders only the cards that come in (its column renders on each). */
-const Card = memo(function Card({ row, layout, shown, coverId, column, tabbable, index, onMove, onCardKey, onCardFocus }: CardProps) {
+const Card = memo(function Card({ row, layout, shown, coverId, column, lane, tabbable, index, onMove, onCardKey, onCardFocus }: CardProps) {
   const { t } = useTranslation('automation');
   const db = useDatabase();
   const element = useRef<HTMLDivElement>(null);
-  const from = groupKey(column);
+  const from = cellKey(column, lane);
   const side = useReorderable(
     element,
     { kind: CARD_KIND, scope: layout.uid, id: row.id, from },
     'y',
-    (id, where, source) => onMove(id, column, row.id, where, source),
+    (id, where, source) => onMove(id, column, row.id, where, source, lane),
     { enabled: db.editable },
   );
   const title = row.data.title || t('database.untitledRow');
@@ -767,7 +1109,7 @@ const Card = memo(function Card({ row, layout, shown, coverId, column, tabbable,
       aria-keyshortcuts={db.editable ? MOVE_KEYS : undefined}
       data-row-id={row.id}
       onClick={() => db.openRow?.(row.id)}
-      onKeyDown={(event) => onCardKey(event, row.id, column, index)}
+      onKeyDown={(event) => onCardKey(event, row.id, column, index, lane)}
       onFocus={(event) => event.target === event.currentTarget && onCardFocus(row.id)}
     >
       {cover && broken !== cover.id && (
@@ -787,11 +1129,12 @@ const Card = memo(function Card({ row, layout, shown, coverId, column, tabbable,
   );
 });
 
-/** «+ Новая карточка» at the end of a column: a title typed, Enter makes the card there (with the column's value). Memoized: not drawn again on each scrolled frame. */
+/** «+ Новая карточка» at the end of a column: a title typed, Enter makes the card there (with the column's value, and its lane's in a lane). Memoized: not drawn again on each scrolled frame. */
 const NewCard = memo(function NewCard({
   field,
   fieldId,
   value,
+  lane,
   store,
   onMade,
   t,
@@ -799,6 +1142,7 @@ const NewCard = memo(function NewCard({
   field: DatabaseField;
   fieldId: string;
   value: ColumnValue;
+  lane?: Lane;
   store: RowStore;
   onMade?(): void;
   t: BoardProps['t'];
@@ -810,7 +1154,10 @@ const NewCard = memo(function NewCard({
     const text = title.trim();
     if (!text) return setTyping(false);
     const cell = columnCell(field, value);
-    const values = cell === null || cell === false ? {} : { [fieldId]: cell };
+    const values: Record<string, RowValue> = cell === null || cell === false ? {} : { [fieldId]: cell };
+    // In a lane: its value too (none for «Без значения», a box not checked).
+    const laneCell = lane ? columnCell(lane.field, lane.value) : null;
+    if (lane && laneCell !== null && laneCell !== false) values[lane.fieldId] = laneCell;
     try {
       // From the database's default row template, if it has one (the column's value and the title typed over its own).
       const templateId = await templateFor(db);

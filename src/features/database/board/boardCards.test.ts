@@ -1,4 +1,17 @@
-import { CARD_BASE, CARD_LINE, COVER_HEIGHT, cardEstimate, cardKeyAction, columnCell, coverFile } from './boardCards';
+import { groupKey } from '../rows/collapsedGroups';
+import {
+  CARD_BASE,
+  CARD_LINE,
+  COVER_HEIGHT,
+  cardEstimate,
+  cardKeyAction,
+  cardMove,
+  cellGroups,
+  cellKey,
+  columnCell,
+  coverFile,
+  laneCellOf,
+} from './boardCards';
 
 const key = (name: string, mods: Partial<{ ctrlKey: boolean; metaKey: boolean; shiftKey: boolean; altKey: boolean }> = {}) => ({
   key: name,
@@ -101,5 +114,89 @@ describe("the board's keys on a focused card", () => {
     expect(cardKeyAction(key('ArrowDown', { shiftKey: true }), { column: 0, index: 0 }, counts, true)).toBeNull();
     expect(cardKeyAction(key('ArrowDown', { altKey: true, ctrlKey: true, shiftKey: true }), { column: 0, index: 0 }, counts, true)).toBeNull();
     expect(cardKeyAction(key('a'), { column: 0, index: 0 }, counts, true)).toBeNull();
+  });
+});
+
+describe("a board's swimlanes: cells and moves across them", () => {
+  test("a cell's name: its column's groupKey without lanes; the lane's and the column's values with them, read back", () => {
+    for (const value of ['todo', true, false, null]) expect(cellKey(value)).toBe(groupKey(value));
+    expect(cellKey('todo', 'web')).not.toBe(cellKey('web', 'todo'));
+    expect(laneCellOf(cellKey('todo', null))).toEqual({ lane: null, column: 'todo' });
+    expect(laneCellOf(cellKey(null, true))).toEqual({ lane: true, column: null });
+    // An id with a slash or quotes comes back whole.
+    expect(laneCellOf(cellKey('a/"b"', 'c/d'))).toEqual({ lane: 'c/d', column: 'a/"b"' });
+    // A column's name (a board without lanes), nothing, or something else: not a lane's cell.
+    for (const key of [cellKey('todo'), undefined, '', '[1,2]', '["a"]', 'nope']) expect(laneCellOf(key)).toBeNull();
+  });
+
+  test('the groups a cell puts a card in: a box checked or not, each of a list, an option, else «Без значения»', () => {
+    expect(cellGroups({ type: 'checkbox' }, true)).toEqual([true]);
+    expect(cellGroups({ type: 'checkbox' }, undefined)).toEqual([false]);
+    expect(cellGroups({ type: 'multiSelect' }, ['a', 'b'])).toEqual(['a', 'b']);
+    expect(cellGroups({ type: 'person' }, [])).toEqual([null]);
+    expect(cellGroups({ type: 'select' }, 'x')).toEqual(['x']);
+    expect(cellGroups({ type: 'status' }, null)).toEqual([null]);
+  });
+
+  const stage = { fieldId: 'stage', field: { type: 'select' as const } };
+  const team = { fieldId: 'team', field: { type: 'multiSelect' as const } };
+
+  test('without lanes: the column written when it changes, as before', () => {
+    expect(cardMove(stage, undefined, { stage: 'todo' }, { column: 'todo' }, { column: 'done' })).toEqual({
+      set: [{ fieldId: 'stage', value: 'done' }],
+      stays: [],
+      laneStays: [],
+    });
+    expect(cardMove(stage, undefined, { stage: 'todo' }, { column: 'todo' }, { column: 'todo' }).set).toEqual([]);
+    // A multi-select board: the card stays in its other options' columns.
+    expect(cardMove(team, undefined, { team: ['web', 'app'] }, { column: 'web' }, { column: 'ios' })).toEqual({
+      set: [{ fieldId: 'team', value: ['app', 'ios'] }],
+      stays: ['app'],
+      laneStays: [],
+    });
+  });
+
+  test('to another column of its lane: the column alone written; the card stays in its other lanes', () => {
+    expect(cardMove(stage, team, { stage: 'todo', team: ['web', 'app'] }, { column: 'todo', lane: 'web' }, { column: 'done', lane: 'web' })).toEqual({
+      set: [{ fieldId: 'stage', value: 'done' }],
+      stays: [],
+      laneStays: ['app'],
+    });
+  });
+
+  test("to another lane: both written in one move, the lane's value swapped as a column's is (the others kept; «Без значения» clears)", () => {
+    expect(cardMove(stage, team, { stage: 'todo', team: ['web', 'app'] }, { column: 'todo', lane: 'web' }, { column: 'done', lane: 'ios' })).toEqual({
+      set: [
+        { fieldId: 'stage', value: 'done' },
+        { fieldId: 'team', value: ['app', 'ios'] },
+      ],
+      stays: [],
+      laneStays: ['app'],
+    });
+    // The same column, another lane: the lane's value alone.
+    expect(cardMove(stage, team, { stage: 'todo', team: ['web'] }, { column: 'todo', lane: 'web' }, { column: 'todo', lane: null })).toEqual({
+      set: [{ fieldId: 'team', value: null }],
+      stays: [],
+      laneStays: [],
+    });
+    // Lanes by a select, a box, a person.
+    const owner = { fieldId: 'owner', field: { type: 'person' as const } };
+    expect(cardMove(stage, owner, { stage: 'todo', owner: ['u1', 'u2'] }, { column: 'todo', lane: 'u1' }, { column: 'todo', lane: 'u3' }).set).toEqual([
+      { fieldId: 'owner', value: ['u3'] },
+    ]);
+    const urgent = { fieldId: 'urgent', field: { type: 'checkbox' as const } };
+    expect(cardMove(stage, urgent, { stage: 'todo' }, { column: 'todo', lane: false }, { column: 'done', lane: true }).set).toEqual([
+      { fieldId: 'stage', value: 'done' },
+      { fieldId: 'urgent', value: true },
+    ]);
+    const area = { fieldId: 'area', field: { type: 'status' as const } };
+    expect(cardMove(team, area, { team: ['web'], area: 'a' }, { column: 'web', lane: 'a' }, { column: 'app', lane: 'b' })).toEqual({
+      set: [
+        { fieldId: 'team', value: ['app'] },
+        { fieldId: 'area', value: 'b' },
+      ],
+      stays: [],
+      laneStays: [],
+    });
   });
 });

@@ -28,6 +28,85 @@ export function columnCell(field: Pick<DatabaseField, 'type'>, column: ColumnVal
   return column;
 }
 
+/**
+ * A cell's name on a board: its column's value as JSON (as `groupKey`) on a board without lanes;
+ * its lane's and its column's values (JSON of the pair) on one with swimlanes (`groupBy.sub`).
+ */
+export const cellKey = (column: ColumnValue, lane?: ColumnValue): string =>
+  lane === undefined ? JSON.stringify(column ?? null) : JSON.stringify([lane ?? null, column ?? null]);
+
+/** A board cell's values again from its `cellKey` with a lane (`[lane, column]`), or null: not one. */
+export function laneCellOf(key: string | undefined): { lane: ColumnValue; column: ColumnValue } | null {
+  if (!key) return null;
+  try {
+    const parsed: unknown = JSON.parse(key);
+    const value = (v: unknown): v is ColumnValue => v === null || typeof v === 'string' || typeof v === 'boolean';
+    return Array.isArray(parsed) && parsed.length === 2 && value(parsed[0]) && value(parsed[1]) ? { lane: parsed[0], column: parsed[1] } : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * The groups (columns, lanes) a card is in by its cell of a field: a checkbox's checked or not; a
+ * list's (multi-select, person, relation) each of its values; an option; none: «Без значения» (null).
+ */
+export function cellGroups(field: Pick<DatabaseField, 'type'>, value: RowValue | undefined): ColumnValue[] {
+  if (field.type === 'checkbox') return [value === true];
+  if (Array.isArray(value)) {
+    const ids = (value as unknown[]).filter((id): id is string => typeof id === 'string');
+    return ids.length > 0 ? ids : [null];
+  }
+  return typeof value === 'string' ? [value] : [null];
+}
+
+/** A board's cell: a column, in a lane on a board with swimlanes (undefined: none). */
+export interface BoardCell {
+  column: ColumnValue;
+  lane?: ColumnValue;
+}
+
+/** What a card moved from one cell to another writes, and where it is to be seen after. */
+export interface CardMove {
+  /** The cells written, in one call: the column field's when the column changes, the lane field's when the lane does. */
+  set: Array<{ fieldId: string; value: RowValue }>;
+  /** The other columns keeping the card (a multi-select's, a relation's other values). */
+  stays: ColumnValue[];
+  /** The other lanes keeping the card (its lane field's other values): none on a board without lanes. */
+  laneStays: ColumnValue[];
+}
+
+/**
+ * A card put from the cell `from` in the cell `to` (`values`: its cells, when in memory): the
+ * column's value as `columnCell` makes it when the column changes, the lane's likewise when the
+ * lane does (a multi-select, person or relation lane swaps the value it came from, «Без значения»
+ * clears); and the other columns and lanes the card stays in.
+ */
+export function cardMove(
+  columns: { fieldId: string; field: Pick<DatabaseField, 'type'> },
+  lanes: { fieldId: string; field: Pick<DatabaseField, 'type'> } | undefined,
+  values: Readonly<Record<string, RowValue>> | undefined,
+  from: BoardCell,
+  to: BoardCell,
+): CardMove {
+  const set: CardMove['set'] = [];
+  const column = columnCell(columns.field, to.column, from.column, values?.[columns.fieldId]);
+  if (from.column !== to.column) set.push({ fieldId: columns.fieldId, value: column });
+  // A multi-select card stays in its other options' columns.
+  const stays =
+    (columns.field.type === 'multiSelect' || columns.field.type === 'relation') && Array.isArray(column)
+      ? (column as string[]).filter((option) => option !== to.column)
+      : [];
+  if (!lanes || to.lane === undefined) return { set, stays, laneStays: [] };
+  const current = values?.[lanes.fieldId];
+  let lane = current;
+  if (from.lane !== to.lane) {
+    lane = columnCell(lanes.field, to.lane, from.lane, current);
+    set.push({ fieldId: lanes.fieldId, value: lane });
+  }
+  return { set, stays, laneStays: cellGroups(lanes.field, lane).filter((value) => value !== to.lane) };
+}
+
 /** Pictures a cover shows: the types the files API serves inline (docs/api/files.md), by the file's name. */
 const PICTURE_NAME = /\.(png|jpe?g|gif|webp|avif|bmp)$/i;
 

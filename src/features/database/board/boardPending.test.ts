@@ -67,3 +67,47 @@ describe('a card dropped and not yet answered is drawn in its new place', () => 
     expect(view.rowAt(500)?.id).toBe('z');
   });
 });
+
+describe('on a board with swimlanes, a cell is a column in a lane', () => {
+  test('to another lane: out of the cell it left, into the one it went to; cells of other lanes as they are', () => {
+    const move = { row: card('b'), from: 'todo', to: 'done', fromLane: 'web', toLane: 'app', target: null, side: 'after' as const, stays: [], laneStays: [] };
+    expect(drawn(withPending(column(['a', 'b']), 'todo', move, 'web'))).toEqual(['a']);
+    expect(drawn(withPending(column(['x']), 'done', move, 'app'))).toEqual(['x', 'b']);
+    // The same column in another lane, the column it went to in the lane it left: not where it goes.
+    expect(drawn(withPending(column(['x']), 'done', move, 'web'))).toEqual(['x']);
+    expect(drawn(withPending(column(['y']), 'todo', move, 'app'))).toEqual(['y']);
+  });
+
+  test('within a cell, and to the same column of another lane', () => {
+    const within = { row: card('c'), from: 'todo', to: 'todo', fromLane: 'web', toLane: 'web', target: 'a', side: 'before' as const };
+    expect(drawn(withPending(column(['a', 'b', 'c']), 'todo', within, 'web'))).toEqual(['c', 'a', 'b']);
+    const down = { row: card('a'), from: 'todo', to: 'todo', fromLane: 'web', toLane: null, target: null, side: 'after' as const, laneStays: [] };
+    expect(drawn(withPending(column(['a', 'b']), 'todo', down, 'web'))).toEqual(['b']);
+    expect(drawn(withPending(column(['z']), 'todo', down, null))).toEqual(['z', 'a']);
+  });
+
+  test('a card of two lanes (a multi-select): moved to another column of one, it leaves its old column in both; lanes it stays in keep their other cells', () => {
+    // «b» is in the lanes web and app, column todo; dragged in web to done: its team stays [web, app].
+    const move = {
+      row: card('b'),
+      from: 'todo',
+      to: 'done',
+      fromLane: 'web',
+      toLane: 'web',
+      target: null,
+      side: 'after' as const,
+      stays: [],
+      laneStays: ['app'],
+    };
+    expect(drawn(withPending(column(['a', 'b']), 'todo', move, 'web'))).toEqual(['a']);
+    expect(drawn(withPending(column(['b']), 'todo', move, 'app'))).toEqual([]);
+    expect(drawn(withPending(column([]), 'done', move, 'web'))).toEqual(['b']);
+    // Its cell of done in app is read again (not drawn at once); one that has it already keeps it.
+    expect(drawn(withPending(column(['b']), 'done', move, 'app'))).toEqual(['b']);
+    // Dragged from web to ios in the same column: it leaves web's cell and keeps app's.
+    const toIos = { ...move, to: 'todo', toLane: 'ios', laneStays: ['app'] };
+    expect(drawn(withPending(column(['a', 'b']), 'todo', toIos, 'web'))).toEqual(['a']);
+    expect(drawn(withPending(column(['b']), 'todo', toIos, 'app'))).toEqual(['b']);
+    expect(drawn(withPending(column([]), 'todo', toIos, 'ios'))).toEqual(['b']);
+  });
+});
