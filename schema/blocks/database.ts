@@ -438,7 +438,7 @@ export const databaseLayoutSchema = z
           .array(z.union([z.string().max(128), z.boolean(), z.null()]))
           .max(200)
           .optional(),
-        /** A table's sub-groups: each group's rows grouped again by another field (its buckets as a group's). */
+        /** A table's sub-groups (each group's rows grouped again by another field, its buckets as a group's), or a board's swimlanes (`makesLanes`). */
         sub: z
           .object({ fieldId: fieldIdSchema, by: z.enum(DATE_GROUPINGS).optional(), step: z.number().positive().max(1e12).optional() })
           .strict()

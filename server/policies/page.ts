@@ -110,13 +110,17 @@ export async function writablePage(trx: Transaction<Database>, id: string): Prom
 }
 
 /**
- * 409 page.in_trash: a page in the trash, or a row template whose database's page is there — a
- * template stays a template when that page goes to the trash (its rows go with it), and is not
- * written while it is there, as the rows are not.
+ * 409 page.in_trash: a page in the trash, or a row template whose database's page is there or
+ * whose database is deleted — a template stays a template when they go (its rows go to the trash
+ * with them), and is not written meanwhile, as the rows are not.
  */
-export async function assertWritable(db: Kysely<Database>, page: Pick<PageRow, 'in_trash' | 'parent_id'>): Promise<void> {
+export async function assertWritable(db: Kysely<Database>, page: Pick<PageRow, 'in_trash' | 'parent_id' | 'database_id'>): Promise<void> {
   assertNotInTrash(page);
-  if (page.in_trash !== ROW_TEMPLATE || page.parent_id === null) return;
-  const holder = await db.selectFrom('pages').select('in_trash').where('id', '=', page.parent_id).executeTakeFirst();
+  if (page.in_trash !== ROW_TEMPLATE) return;
+  // Its database deleted (the block: its rows went to the trash with it), or its page in the trash.
+  const database =
+    page.database_id === null ? undefined : await db.selectFrom('blocks').select('deleted_at').where('id', '=', page.database_id).executeTakeFirst();
+  if (!database || database.deleted_at !== null) throw pageInTrash();
+  const holder = page.parent_id === null ? undefined : await db.selectFrom('pages').select('in_trash').where('id', '=', page.parent_id).executeTakeFirst();
   if (holder?.in_trash === 1) throw pageInTrash();
 }

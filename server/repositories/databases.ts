@@ -744,12 +744,20 @@ export interface RowQuery {
    */
   split?: string;
   /**
-   * A table's sub-groups under a date's or a number's groups: the rows ordered by the group's
-   * bucket first (computed here, as `groupCounts` computes it), then by the sorts after the group
-   * field's own (the sub-group's first), so each sub-group is a run within its bucket's run.
-   * `today`: the day relative buckets count from (part of the kept order's key).
+   * A table grouped (or sub-grouped) by a date's or a number's buckets: the rows ordered by the
+   * group's bucket (computed here, as `groupCounts` computes it) in place of its raw value — the
+   * first sort — and the sub-group's in place of the second, so each group and sub-group is one
+   * run whatever the values (a day without a time among moments, west of UTC). `today`: the day
+   * relative buckets count from (0 when none is relative: part of the kept order's key).
    */
-  bucket?: { fieldId: string; by?: DateGrouping; step?: number; timeZone: string; today: number };
+  bucket?: { timeZone: string; today: number; group?: BucketBy; sub?: BucketBy };
+}
+
+/** A field whose buckets order a table's rows (`RowQuery.bucket`). */
+export interface BucketBy {
+  fieldId: string;
+  by?: DateGrouping;
+  step?: number;
 }
 
 /** The page column a computed field reads. */
@@ -1003,9 +1011,10 @@ function groupSql(config: DatabaseConfig, fieldId: string, value: string | boole
   if (value === true) return cell(sql`c.num = 1`);
   if (value === false) return sql<SqlBool>`not ${cell(sql`c.num = 1`)}`;
   const type = fieldOf(config, fieldId)?.type;
-  // A relation's «Без значения»: the rows naming no live row (none, or only rows in the trash: they name no group).
+  // A relation's «Без значения»: the rows naming no live row of their database (none, or only rows in the trash: they name no group; `splitGroupOrder`).
   if (value === null && type === 'relation')
-    return sql<SqlBool>`not exists (select 1 from row_links l join pages t on t.id = l.to_row where l.from_row = p.id and l.field_id = ${fieldId} and t.in_trash = 0)`;
+    return sql<SqlBool>`not exists (select 1 from row_links l join pages t on t.id = l.to_row
+      where l.from_row = p.id and l.field_id = ${fieldId} and t.database_id = p.database_id and t.in_trash = 0)`;
   if (value === null) return sql<SqlBool>`not ${cell(sql`(c.txt is not null or c.num is not null)`)}`;
   if (type === 'person' || type === 'multiSelect' || type === 'relation') return cell(listHas(value));
   return cell(sql`c.txt = ${value}`);
@@ -1110,12 +1119,11 @@ export async function orderedRows(db: Kysely<Database>, config: DatabaseConfig, 
     );
   }
   if (query.bucket !== undefined) {
-    const rows = await sql<Record<string, unknown> & { id: string; bnum: number | null; bval: string | null }>`
-      select p.id, b.num as bnum, b.value as bval, ${keyColumns(plan)} from pages p ${joins}
-      left join database_cells b on b.row_id = p.id and b.field_id = ${query.bucket.fieldId}
+    const rows = await sql<BucketedRow>`
+      select p.id, ${bucketColumns} ${keyColumns(plan)} from pages p ${joins} ${bucketJoins(query.bucket)}
       where ${where} order by ${sql.join(plan.order)}`.execute(db);
     const bucketed = bucketKeys(config, query.bucket, plan.descending);
-    const entries = rows.rows.map((row) => ({ id: row.id, keys: bucketed.keys(row.bnum, row.bval, keysOf(row, plan.keys.length)) }));
+    const entries = rows.rows.map((row) => ({ id: row.id, keys: bucketed.keys(row, keysOf(row, plan.keys.length)) }));
     entries.sort((a, b) => compareKeys(a.keys, b.keys, bucketed.descending));
     return { ids: entries.map((e) => e.id), keys: entries.map((e) => e.keys), descending: bucketed.descending };
   }
@@ -1125,18 +1133,39 @@ export async function orderedRows(db: Kysely<Database>, config: DatabaseConfig, 
   return { ids: rows.rows.map((r) => r.id), keys: rows.rows.map((r) => keysOf(r, plan.keys.length)), descending: plan.descending };
 }
 
+/** A bucketed order's row as read: the group's and the sub-group's cells (`b`, `bs`) beside its keys. */
+type BucketedRow = Record<string, unknown> & { id: string; bnum: number | null; bval: string | null; snum: number | null; sval: string | null };
+
+/** The group's and the sub-group's cells a bucketed order reads (`BucketedRow`). */
+const bucketColumns = sql`b.num as bnum, b.value as bval, bs.num as snum, bs.value as sval,`;
+
+function bucketJoins(bucket: NonNullable<RowQuery['bucket']>): RawBuilder<unknown> {
+  // A field not bucketed joins nothing (a cell of no field).
+  return sql`left join database_cells b on b.row_id = p.id and b.field_id = ${bucket.group?.fieldId ?? ''}
+    left join database_cells bs on bs.row_id = p.id and bs.field_id = ${bucket.sub?.fieldId ?? ''}`;
+}
+
 /**
- * A bucketed order's keys (`RowQuery.bucket`): a row's bucket's place first (null: no value,
- * last), then its keys without the first (the group field's raw value, which the bucket stands for).
+ * A bucketed order's keys (`RowQuery.bucket`): the group's bucket's place in place of its raw
+ * value (the first key), the sub-group's in place of the second (null: no value, last).
  */
 function bucketKeys(config: DatabaseConfig, bucket: NonNullable<RowQuery['bucket']>, descending: readonly boolean[]) {
-  const field = asStoredField(config.fields, bucket.fieldId) as DatabaseField;
-  const bucketing: Bucketing = { by: bucket.by, step: bucket.step, timeZone: bucket.timeZone, today: bucket.today };
+  const placeOf = (by: BucketBy | undefined) => {
+    if (!by) return null;
+    const field = asStoredField(config.fields, by.fieldId) as DatabaseField;
+    const bucketing: Bucketing = { by: by.by, step: by.step, timeZone: bucket.timeZone, today: bucket.today };
+    return (num: number | string | null, value: string | null) =>
+      num === null ? null : (cellGroup(field, { txt: null, num: Number(num), sample: value, n: 0 }, bucketing).order ?? 0);
+  };
+  const group = placeOf(bucket.group);
+  const sub = placeOf(bucket.sub);
   return {
-    descending: [false, ...descending.slice(1)],
-    keys(num: number | string | null, value: string | null, keys: unknown[]): unknown[] {
-      const place = num === null ? null : (cellGroup(field, { txt: null, num: Number(num), sample: value, n: 0 }, bucketing).order ?? 0);
-      return [place, ...keys.slice(1)];
+    descending: descending.map((down, at) => ((at === 0 && group) || (at === 1 && sub) ? false : down)),
+    keys(row: Pick<BucketedRow, 'bnum' | 'bval' | 'snum' | 'sval'>, keys: unknown[]): unknown[] {
+      const out = [...keys];
+      if (group) out[0] = group(row.bnum, row.bval);
+      if (sub) out[1] = sub(row.snum, row.sval);
+      return out;
     },
   };
 }
@@ -1192,6 +1221,18 @@ function splitEntries(
   return { ids: entries.map((e) => e.id), keys: entries.map((e) => e.keys), groups: entries.map((e) => e.group), descending: [false, ...descending] };
 }
 
+/**
+ * A split order's cursor (its entry's keys, then its group) as keys of the order now: the group's
+ * place where it is now (the place the cursor had when the group is gone).
+ */
+function splitCursorKeys(order: RowOrder, cursor: readonly unknown[]): unknown[] {
+  const keys = cursor.slice(0, -1);
+  const group = cursor[cursor.length - 1] ?? null;
+  const at = order.groups!.indexOf(group as string | null);
+  if (at >= 0) keys[0] = order.keys[at][0];
+  return keys;
+}
+
 /** A split order's groups in order with their counts: its runs of entries. */
 function splitRuns(order: Pick<RowOrder, 'groups'>): Array<{ value: string | null; count: number }> {
   const runs: Array<{ value: string | null; count: number }> = [];
@@ -1225,10 +1266,9 @@ export async function reorderRows(
   const joins = plan.joins.length === 0 ? sql`` : sql.join(plan.joins, sql.raw(' '));
   const group = split === undefined ? sql`` : sql`left join database_cells g on g.row_id = p.id and g.field_id = ${split}`;
   const bucket = query.bucket;
-  const bucketJoin = bucket === undefined ? sql`` : sql`left join database_cells b on b.row_id = p.id and b.field_id = ${bucket.fieldId}`;
-  const read = await sql<Record<string, unknown> & { id: string; hit: number | string; gtxt?: string | null; bnum?: number | null; bval?: string | null }>`
-    select p.id, case when ${where} then 1 else 0 end as hit, ${split === undefined ? sql`` : sql`g.txt as gtxt, `}${bucket === undefined ? sql`` : sql`b.num as bnum, b.value as bval, `}${keyColumns(plan)}
-    from pages p ${joins} ${group} ${bucketJoin} where p.id in (${sql.join(rowIds)})`.execute(db);
+  const read = await sql<Partial<BucketedRow> & { id: string; hit: number | string; gtxt?: string | null }>`
+    select p.id, case when ${where} then 1 else 0 end as hit, ${split === undefined ? sql`` : sql`g.txt as gtxt, `}${bucket === undefined ? sql`` : bucketColumns} ${keyColumns(plan)}
+    from pages p ${joins} ${group} ${bucket === undefined ? sql`` : bucketJoins(bucket)} where p.id in (${sql.join(rowIds)})`.execute(db);
   const bucketed = bucket === undefined ? null : bucketKeys(config, bucket, plan.descending);
   const moved = new Set(rowIds);
   const ids: string[] = [];
@@ -1246,7 +1286,7 @@ export async function reorderRows(
   for (const row of read.rows) {
     if (Number(row.hit) !== 1) continue;
     const raw = keysOf(row, plan.keys.length);
-    const key = bucketed ? bucketed.keys(row.bnum ?? null, row.bval ?? null, raw) : raw;
+    const key = bucketed ? bucketed.keys({ bnum: row.bnum ?? null, bval: row.bval ?? null, snum: row.snum ?? null, sval: row.sval ?? null }, raw) : raw;
     for (const [value, place] of ordinals ? splitPlaces(row.gtxt ?? null, ordinals) : [[null, null] as const]) {
       const entry = ordinals ? [place, ...key] : key;
       // Keys end with the row's id (a split entry's start with its group): no two entries' are equal.
@@ -1372,9 +1412,13 @@ export class ViewOrders {
   ): Promise<{ ids: string[]; count: number; offset: number; lastKeys: unknown[] | null }> {
     const order = await this.order(db, database, config, query);
     // After the cursor's place: the first row whose keys come after its (the order is sorted by them).
-    const start = window.after ? indexAfter(order.keys, window.after, order.descending) : window.offset;
+    const after = window.after && order.groups ? splitCursorKeys(order, window.after) : window.after;
+    const start = after ? indexAfter(order.keys, after, order.descending) : window.offset;
     const ids = order.ids.slice(start, start + window.limit);
-    return { ids, count: order.ids.length, offset: start, lastKeys: ids.length > 0 ? order.keys[start + ids.length - 1] : null };
+    const last = ids.length > 0 ? start + ids.length - 1 : -1;
+    // A split order's cursor names its group too: a group's place moves when a related row is renamed or an option moved.
+    const lastKeys = last < 0 ? null : order.groups ? [...order.keys[last], order.groups[last]] : order.keys[last];
+    return { ids, count: order.ids.length, offset: start, lastKeys };
   }
 
   /** A view's rows in its order, each once (a split order's row at its first entry). */
@@ -1404,8 +1448,8 @@ export class ViewOrders {
       key,
       fields && query.order !== undefined ? [...fields, viewOrderRevision(query.order)] : fields,
       () => orderedRows(db, config, database.id, query),
-      // The ids and their keys.
-      (kept) => kept.ids.length * 2,
+      // The ids and their keys (and a split order's groups).
+      (kept) => kept.ids.length * (kept.groups ? 3 : 2),
       (kept, rowIds) => reorderRows(db, config, database.id, query, kept, rowIds),
     );
     return order;
@@ -1583,8 +1627,8 @@ const TEXT_GROUPED: ReadonlySet<string> = new Set(['text', 'url', 'email', 'phon
  * The groups of a view by a field, in the field's order (options' order; empty last), with their
  * counts. With `people` (a board's columns by a person or multi-select field), a list is split:
  * each user or option is a group (a row counts in each of its people's or options'), people
- * ordered by `people`'s names, then id; without it each list stored is a group (a table shows a
- * row once, its groups being runs of rows). With `sub` (a table's), each group has its own groups
+ * ordered by `people`'s names, then id; without it each list stored is a group (a table by a
+ * person field: its runs of rows; by a multi-select, `ViewOrders.splitGroups`). With `sub` (a table's), each group has its own groups
  * by that field: runs within its run, the rows being sorted by both.
  */
 export async function groupCounts(

@@ -30,18 +30,24 @@ export async function removeFavorite(db: Kysely<Database>, userId: string, pageI
 
 /**
  * The user's favourite pages of a workspace, not in trash, in the order they were added — a row
- * template too (its page opens as the template), while its database's page is not in the trash.
+ * template too (its page opens as the template), while its database is there and its page not in the trash.
  */
 export async function listFavoritePages(db: Kysely<Database>, userId: string, workspaceId: string): Promise<PageRow[]> {
   const rows = await db
     .selectFrom('favorites as f')
     .innerJoin('pages as p', 'p.id', 'f.page_id')
     .leftJoin('pages as holder', 'holder.id', 'p.parent_id')
+    .leftJoin('blocks as db', 'db.id', 'p.database_id')
     .selectAll('p')
     .select('f.created_at as favorited_at')
     .where('f.user_id', '=', userId)
     .where('p.workspace_id', '=', workspaceId)
-    .where((eb) => eb.or([eb('p.in_trash', '=', 0), eb.and([eb('p.in_trash', '=', ROW_TEMPLATE), eb('holder.in_trash', '=', 0)])]))
+    .where((eb) =>
+      eb.or([
+        eb('p.in_trash', '=', 0),
+        eb.and([eb('p.in_trash', '=', ROW_TEMPLATE), eb('holder.in_trash', '=', 0), eb('db.id', 'is not', null), eb('db.deleted_at', 'is', null)]),
+      ]),
+    )
     .execute();
   rows.sort((a, b) => (a.favorited_at !== b.favorited_at ? (a.favorited_at < b.favorited_at ? -1 : 1) : a.id < b.id ? -1 : 1));
   return rows.map(({ favorited_at: _favoritedAt, ...page }) => page);

@@ -424,6 +424,9 @@ describe('a board’s swimlanes (issue 38)', () => {
     expect(expectOk<WireRow>(await api(t, ann, 'GET', `${S}/row/${login.id}`)).data.values.stage).toBe('done');
     const byDate = await api(t, ann, 'POST', `${S}/database/${db.id}/views/brd`, { layout: { groupBy: { fieldId: 'stage', sub: { fieldId: 'due' } } } });
     expect(byDate.statusCode).toBe(422);
+    // The lanes' field retyped to one that makes no lanes: the board loses its lanes, the retype goes through.
+    const retyped = expectOk<WireBlock>(await api(t, ann, 'POST', `${S}/database/${db.id}/fields/team`, { field: { name: 'Команда', type: 'text' } }));
+    expect((retyped.data as DatabaseData).view.layouts[0].groupBy).toEqual({ fieldId: 'stage', sub: null });
     expectOk(await api(t, ann, 'POST', `${S}/database/${db.id}/views/brd`, { layout: { groupBy: { fieldId: 'stage' } } }));
     const noLanes = await api(t, ann, 'GET', `${S}/database/${db.id}/rows?${q({ viewId: 'brd', group: 'todo', sub: 'web' })}`);
     expect([noLanes.statusCode, errorCode(noLanes)]).toEqual([422, 'validation_failed']);

@@ -282,9 +282,14 @@ test('a date without a time falls on its own day in any zone (west of UTC too); 
       ['day:2026-12-11', 2],
     ]);
     expect(runs(groups, rows)).toEqual([['Задача 1'], ['Задача 2', 'Задача 3']]);
-    // 03:00 UTC on the 10th is still the 9th in New York.
-    const timed = await tasks([{ due: '2026-12-10T03:00:00Z' }]);
-    expect((await grouped(timed, { fieldId: 'due', by: 'day' })).groups.map((g) => g.value)).toEqual(['day:2026-12-09']);
+    // 03:00 UTC on the 10th is still the 9th in New York; mixed with days alone, each group is still one run.
+    const mixed = await tasks([{ due: '2026-12-09T15:00:00Z' }, { due: '2026-12-10' }, { due: '2026-12-10T03:00:00Z' }]);
+    const both = await grouped(mixed, { fieldId: 'due', by: 'day' });
+    expect(both.groups.map((g) => [g.value, g.count])).toEqual([
+      ['day:2026-12-09', 2],
+      ['day:2026-12-10', 1],
+    ]);
+    expect(runs(both.groups, both.rows)).toEqual([['Задача 1', 'Задача 3'], ['Задача 2']]);
   } finally {
     setFormulaTimeZone('Europe/Moscow');
   }
@@ -368,6 +373,15 @@ describe('a table by a multi-select or a relation to its own rows: a row in each
     const csv = await api(t, cookie, 'GET', `${S}/database/${db}/export.csv?${q({ viewId: 'tbl' })}`);
     expect(csv.statusCode).toBe(200);
     expect(csv.body.trim().split(/\r?\n/).slice(1).sort()).toEqual(['А', 'Б', 'В', 'Г']);
+    // Grouped by title, sub-grouped by a text field then retyped to a multi-select: the sub-groups go.
+    expectOk(await api(t, cookie, 'POST', `${S}/database/${db}/fields`, { id: 'kind', field: { name: 'Вид', type: 'text' } }));
+    expectOk(await api(t, cookie, 'POST', `${S}/database/${db}/views/tbl`, { layout: { groupBy: { fieldId: MAIN_FIELD_ID, sub: { fieldId: 'kind' } } } }));
+    const retyped = expectOk<WireBlock>(
+      await api(t, cookie, 'POST', `${S}/database/${db}/fields/kind`, { field: { name: 'Вид', type: 'multiSelect', options: [] } }),
+    );
+    expect((retyped.data as DatabaseData).view.layouts[0].groupBy).toEqual({ fieldId: MAIN_FIELD_ID, sub: null });
+    // A view changed without touching its groups keeps working (its width, its name).
+    expectOk(await api(t, cookie, 'POST', `${S}/database/${db}/views/tbl`, { layout: { name: 'Все' } }));
     // No sub-groups under it, nor by it (a row is in several groups).
     for (const groupBy of [
       { fieldId: 'tags', sub: { fieldId: MAIN_FIELD_ID } },
@@ -379,6 +393,33 @@ describe('a table by a multi-select or a relation to its own rows: a row in each
         'layout.groupBy.sub',
       ]);
     }
+  });
+
+  test('a cursor names its group: the options reordered between two pages, the next page goes on after that group where it is now', async () => {
+    const { db } = await tagged();
+    await grouped(db, { fieldId: 'tags' });
+    const page = async (cursor?: string) => {
+      const answer = await api(t, cookie, 'GET', `${S}/database/${db}/rows?${q({ viewId: 'tbl', limit: 3, ...(cursor ? { cursor } : {}) })}`);
+      const b = answer.json() as { data: WireRow[]; meta: { nextCursor: string | null } };
+      return { titles: b.data.map((r) => r.data.title), next: b.meta.nextCursor };
+    };
+    const first = await page();
+    expect(first.titles).toEqual(['Г', 'А', 'Б']);
+    // «Сервер» (the group the page ended in) moved first: what comes after it now is «Дизайн», «Проверка», «Без значения».
+    expectOk(
+      await api(t, cookie, 'POST', `${S}/database/${db}/fields/tags`, {
+        field: {
+          name: 'Теги',
+          type: 'multiSelect',
+          options: [
+            { id: 'be', name: 'Сервер', color: 'green' },
+            { id: 'ux', name: 'Дизайн', color: 'blue' },
+            { id: 'qa', name: 'Проверка', color: 'red' },
+          ],
+        },
+      }),
+    );
+    expect((await page(first.next!)).titles).toEqual(['Г', 'А', 'А']);
   });
 
   test('by a relation to its own rows: a group per related row by title; a row naming only rows in the trash is in «Без значения»; a renamed row’s group moves', async () => {

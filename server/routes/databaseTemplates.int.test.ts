@@ -250,6 +250,16 @@ test('a template of a database whose page is in the trash is not written (409 pa
   expect(await favourites()).toContain(template.id);
   expectOk(await api(t, ann.cookie, 'DELETE', `${S}/element/${page.id}`));
   expect(await favourites()).not.toContain(template.id);
+  // Nor a page made under it meanwhile.
+  const under = await api(t, ann.cookie, 'POST', `${S}/element/${template.id}/children`, { title: 'Заметки' });
+  expect([under.statusCode, errorCode(under)]).toEqual([409, 'page.in_trash']);
+  // The page back, the database block deleted (its rows go to the trash): the same.
+  expectOk(await api(t, ann.cookie, 'POST', `${S}/trash/${page.id}/restore`));
+  expect(await favourites()).toContain(template.id);
+  expectOk(await api(t, ann.cookie, 'DELETE', `${S}/block/${block.id}`));
+  const deleted = await api(t, ann.cookie, 'PATCH', `${S}/element/${template.id}`, { title: 'Третий' });
+  expect([deleted.statusCode, errorCode(deleted)]).toEqual([409, 'page.in_trash']);
+  expect(await favourites()).not.toContain(template.id);
 });
 
 test('a template with a database in its content: rows made from it hold their own copy, which outlives the template; guards', async () => {

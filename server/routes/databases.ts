@@ -54,6 +54,7 @@ import {
   readCell,
   readRows,
   rowsNaming,
+  type BucketBy,
   type RowQuery,
   type WrittenCell,
 } from '../repositories/databases';
@@ -219,7 +220,7 @@ export async function databaseRoutes(server: FastifyInstance, { limits }: { limi
     return new Set([...naming].filter(([, rows]) => rows.some((row) => shown.has(row))).map(([id]) => id));
   }
 
-  /** Whether a view's groups have their sub-groups: a table's, not under a date's or a number's buckets (a field retyped since: none). */
+  /** Whether a view's groups have their sub-groups: a table's, not by or under a list field (`splitsRows`; a field retyped since: none). */
   const subGroupsOf = (data: DatabaseData, layout: DatabaseLayout, databaseId: string) =>
     !!layout.groupBy?.sub &&
     layout.type === 'table' &&
@@ -228,16 +229,22 @@ export async function databaseRoutes(server: FastifyInstance, { limits }: { limi
     !splitsRows(data.config, databaseId, layout.groupBy.sub.fieldId);
 
   /**
-   * A table's sub-groups under a date's or a number's groups: its rows are ordered by the group's
-   * bucket (`RowQuery.bucket`), so each sub-group runs within its bucket (days counted as the groups count them).
+   * A table grouped or sub-grouped by a date's or a number's buckets: its rows ordered by the
+   * buckets (`RowQuery.bucket`), so each group and sub-group is one run (days counted as the groups count them).
    */
   const bucketOf = (data: DatabaseData, layout: DatabaseLayout, databaseId: string): RowQuery['bucket'] => {
-    if (!layout.groupBy || !subGroupsOf(data, layout, databaseId)) return undefined;
-    const type = asStoredField(data.config.fields, layout.groupBy.fieldId).type;
-    if (type !== 'date' && type !== 'number') return undefined;
+    if (layout.type !== 'table' || !layout.groupBy || splitsRows(data.config, databaseId, layout.groupBy.fieldId)) return undefined;
+    const bucketed = (by: BucketBy | null | undefined): BucketBy | undefined => {
+      const type = by && fieldOf(data.config, by.fieldId) ? asStoredField(data.config.fields, by.fieldId).type : undefined;
+      return by && (type === 'date' || type === 'number') ? { fieldId: by.fieldId, by: by.by, step: by.step } : undefined;
+    };
+    const group = bucketed(layout.groupBy);
+    const sub = subGroupsOf(data, layout, databaseId) ? bucketed(layout.groupBy.sub) : undefined;
+    if (!group && !sub) return undefined;
     const timeZone = formulaTimeZone();
-    const { fieldId, by, step } = layout.groupBy;
-    return { fieldId, by, step, timeZone, today: dayNumber(Date.now(), timeZone) };
+    // Relative buckets move at midnight: today is part of the order's key only for them.
+    const relative = [group, sub].some((b) => b && asStoredField(data.config.fields, b.fieldId).type === 'date' && (b.by ?? 'relative') === 'relative');
+    return { timeZone, today: relative ? dayNumber(Date.now(), timeZone) : 0, ...(group ? { group } : {}), ...(sub ? { sub } : {}) };
   };
 
   /** The list field a view's rows are split by (`RowQuery.split`): a table's group field when a row is in each of its values' groups. */

@@ -8,6 +8,7 @@ import {
   databaseDataSchema,
   fieldOf,
   hasOptions,
+  makesLanes,
   splitsRows,
   timelineFitting,
   timelineWithout,
@@ -374,7 +375,7 @@ export async function updateField(
       ((read || rolled) && JSON.stringify(beforeRest) !== JSON.stringify(afterRest))
     )
       computed = await recomputeAllFormulas(trx, id, holderId, config, changer.userId);
-    return { data: { ...data, config, view: withoutDeadConditions(data, fieldId, field) }, result: report };
+    return { data: { ...data, config, view: withoutDeadConditions(data, id, fieldId, field) }, result: report };
   });
   // Rollups of other databases reading this field: computed again (its values may read otherwise now).
   const { name: _old, ...wasRest } = was ?? { name: '' };
@@ -440,9 +441,11 @@ async function planRetype(db: Kysely<Database>, databaseId: string, fieldId: str
 }
 
 /** A field's type changed: filter rules whose condition the new type has not go, a chart's references to it that no longer fit change (chartFitting), a calendar by it goes if it is no date field now, a board's cover of it when it is no files field. */
-function withoutDeadConditions(data: DatabaseData, fieldId: string, field: DatabaseField) {
+function withoutDeadConditions(data: DatabaseData, databaseId: string, fieldId: string, field: DatabaseField) {
   const view = copyView(data.view);
   const config = { fields: { ...data.config.fields, [fieldId]: field } };
+  // Swimlanes or sub-groups the field can no longer make go (a lane field made text, a group field made a multi-select).
+  view.layouts = view.layouts.map((layout) => withFittingSub(config, databaseId, layout));
   for (const layout of view.layouts) {
     if (layout.filter) {
       const keep = (rule: { fieldId: string; condition: string }) =>
@@ -543,6 +546,22 @@ function assertSubGroups(config: DatabaseConfig, databaseId: string, layout: Dat
     ]);
 }
 
+/**
+ * A view's sub-groups kept only where they can be: a board's swimlanes by a field that makes lanes
+ * (`makesLanes`), a table's not by or under a list field (`splitsRows`), no other view's; else
+ * `sub` becomes null (a field retyped, a view made into another type).
+ */
+function withFittingSub(config: DatabaseConfig, databaseId: string, layout: DatabaseLayout): DatabaseLayout {
+  const groupBy = layout.groupBy;
+  if (!groupBy?.sub) return layout;
+  const sub = groupBy.sub.fieldId;
+  const fits =
+    layout.type === 'board'
+      ? makesLanes(fieldOf(config, sub))
+      : layout.type === 'table' && !splitsRows(config, databaseId, groupBy.fieldId) && !splitsRows(config, databaseId, sub);
+  return fits ? layout : { ...layout, groupBy: { ...groupBy, sub: null } };
+}
+
 /** A view made into another type: a form no longer (its form settings go), or a form now (asking for the columns forms ask for). */
 function retyped(config: DatabaseConfig, was: DatabaseLayout, now: DatabaseLayout): DatabaseLayout {
   if (now.type !== 'form') {
@@ -557,12 +576,14 @@ function retyped(config: DatabaseConfig, was: DatabaseLayout, now: DatabaseLayou
 export function updateView(db: Kysely<Database>, changer: Changer, databaseId: string, viewId: string, { layout }: UpdateViewBody): Promise<StructureOutcome> {
   return changeDatabase(db, changer, databaseId, async (data) => {
     layoutOf(data, viewId);
-    const layouts = copyView(data.view).layouts.map((l) => (l.uid === viewId ? retyped(data.config, l, { ...l, ...layout, uid: l.uid }) : l));
-    assertSubGroups(
-      data.config,
-      databaseId,
-      layouts.find((l) => l.uid === viewId)!,
-    );
+    // Sub-groups asked for and not possible: 422; kept from before and no longer possible (another type of view): dropped.
+    const next = (l: DatabaseLayout) => {
+      const merged = retyped(data.config, l, { ...l, ...layout, uid: l.uid });
+      if (layout.groupBy === undefined) return withFittingSub(data.config, databaseId, merged);
+      assertSubGroups(data.config, databaseId, merged);
+      return merged;
+    };
+    const layouts = copyView(data.view).layouts.map((l) => (l.uid === viewId ? next(l) : l));
     return { data: { ...data, view: { layouts } } };
   });
 }

@@ -6,7 +6,7 @@ import { holdsDatabase, type CreatePageBody } from '../../../schema/element';
 import { newId } from '../../../schema/ids';
 import type { Database, PageRow } from '../../db/types';
 import { forbidden, isUniqueViolation } from '../../errors';
-import { assertNotInTrash, authorizePage } from '../../policies/page';
+import { assertWritable, authorizePage } from '../../policies/page';
 import { canCreateInSection } from '../../../schema/policies/workspace';
 import { insertBlock } from '../../repositories/blocks';
 import { findPage, insertPage, loadPage } from '../../repositories/pages';
@@ -45,7 +45,7 @@ export async function createPage(
     if (parentId !== null) {
       parent = await loadPage(trx, parentId);
       level = await authorizePage(trx, userId, parent, 'edit');
-      assertNotInTrash(parent);
+      await assertWritable(trx, parent);
     }
     if (await findPage(trx, id)) throw pageExists();
     const page = await insertPage(trx, {

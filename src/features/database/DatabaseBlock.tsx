@@ -401,7 +401,7 @@ export default function DatabaseBlock({
             {layout.type === 'form' ? (
               <FormView key={layout.uid} layout={layout} published={host.published} />
             ) : layout.type === 'board' ? (
-              <BoardView key={layout.uid} layout={layout} track={track} />
+              <BoardView key={layout.uid} layout={layout} savedLayout={view.layouts.find((l) => l.uid === layout.uid) ?? layout} track={track} />
             ) : layout.type === 'gallery' ? (
               <GalleryView key={layout.uid} layout={layout} onStore={onTableStore} search={search} />
             ) : layout.type === 'list' ? (

@@ -62,12 +62,24 @@ interface FocusRequest {
  * and the column's value in `set`), and the columns are read again. Cards show the view's
  * visible fields and the cover (`cover`); a click or Enter opens the row.
  */
-export function BoardView({ layout, track }: { layout: DatabaseLayout; track(view: LiveView): () => void }) {
+export function BoardView({
+  layout,
+  savedLayout = layout,
+  track,
+}: {
+  layout: DatabaseLayout;
+  /** The view as the server has it (its swimlanes are read from it: a lane chosen and not saved yet has none to read). */
+  savedLayout?: DatabaseLayout;
+  track(view: LiveView): () => void;
+}) {
   const { t } = useTranslation('automation');
   const db = useDatabase();
   const field = layout.groupBy ? db.config.fields[layout.groupBy.fieldId] : undefined;
   if (!layout.groupBy || !field || !makesBoardColumns(field)) return <BoardSetup layout={layout} />;
-  return <Board key={layout.groupBy.fieldId} layout={layout} fieldId={layout.groupBy.fieldId} field={field} track={track} t={t} />;
+  // Lanes once saved, and while still chosen (lanes turned off show none at once).
+  const savedSub = savedLayout.groupBy?.sub?.fieldId;
+  const subId = savedSub !== undefined && layout.groupBy.sub?.fieldId === savedSub ? savedSub : undefined;
+  return <Board key={layout.groupBy.fieldId} layout={layout} subId={subId} fieldId={layout.groupBy.fieldId} field={field} track={track} t={t} />;
 }
 
 /** No field to make columns of: choose one (or make a «Статус» field). */
@@ -135,6 +147,8 @@ export function CoverButton({ layout }: { layout: DatabaseLayout }) {
 
 interface BoardProps {
   layout: DatabaseLayout;
+  /** The swimlanes' field (`groupBy.sub` as saved), if any. */
+  subId?: string;
   fieldId: string;
   field: DatabaseField;
   track(view: LiveView): () => void;
@@ -275,13 +289,12 @@ async function placeIn(
   return { placeAfter: before ? before.id : null };
 }
 
-function Board({ layout, fieldId, field, track, t }: BoardProps) {
+function Board({ layout, subId, fieldId, field, track, t }: BoardProps) {
   const db = useDatabase();
   const fixed = useMemo(() => boardColumnValues(field), [field]);
   // Columns read from the view's groups: a person field's people, a relation's related rows.
   const listed = fixed === 'people' || fixed === 'related';
   // Swimlanes (`groupBy.sub`): a lane per value of another field, each with the board's columns.
-  const subId = layout.groupBy?.sub?.fieldId;
   const subField = subId !== undefined && subId !== fieldId ? db.config.fields[subId] : undefined;
   const laneFieldId = subField && makesLanes(subField) ? subId : undefined;
   const laneField = laneFieldId !== undefined ? subField : undefined;
@@ -1153,14 +1166,17 @@ const NewCard = memo(function NewCard({
   const make = async () => {
     const text = title.trim();
     if (!text) return setTyping(false);
-    const cell = columnCell(field, value);
-    const values: Record<string, RowValue> = cell === null || cell === false ? {} : { [fieldId]: cell };
-    // In a lane: its value too (none for «Без значения», a box not checked).
-    const laneCell = lane ? columnCell(lane.field, lane.value) : null;
-    if (lane && laneCell !== null && laneCell !== false) values[lane.fieldId] = laneCell;
     try {
       // From the database's default row template, if it has one (the column's value and the title typed over its own).
       const templateId = await templateFor(db);
+      // The column's value, and in a lane the lane's too; an empty one («Без значения», a box not
+      // checked) said only over a template, whose own value would put the card in another column or lane.
+      const values: Record<string, RowValue> = {};
+      const put = (id: string, cell: RowValue) => {
+        if ((cell !== null && cell !== false) || templateId) values[id] = cell;
+      };
+      put(fieldId, columnCell(field, value));
+      if (lane) put(lane.fieldId, columnCell(lane.field, lane.value));
       await madeFromTemplate(db, templateId, () => db.api.createRows(db.databaseId, [fromTemplate({ title: text, values }, templateId)]));
       // Kept when the card could not be made: typed again with Enter.
       setTitle('');

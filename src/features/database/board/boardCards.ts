@@ -79,8 +79,8 @@ export interface CardMove {
 /**
  * A card put from the cell `from` in the cell `to` (`values`: its cells, when in memory): the
  * column's value as `columnCell` makes it when the column changes, the lane's likewise when the
- * lane does (a multi-select, person or relation lane swaps the value it came from, «Без значения»
- * clears); and the other columns and lanes the card stays in.
+ * lane does (a multi-select or relation lane swaps the value it came from, a person lane holds its
+ * person alone, «Без значения» clears); and the other columns and lanes the card stays in.
  */
 export function cardMove(
   columns: { fieldId: string; field: Pick<DatabaseField, 'type'> },

@@ -420,16 +420,15 @@ export class RowStore {
    * false when it is not in memory.
    */
   private replaceRow(rowId: string, change: (row: WireRow) => WireRow): boolean {
-    let next: WireRow | undefined;
-    for (const window of this.windows.values()) {
-      const at = window.rows.findIndex((row) => row.id === rowId);
-      if (at < 0) continue;
-      // Changed once: every place shows the same object.
-      const changed = (next ??= this.withoutGone(change(window.rows[at])));
-      if (window.rows.every((row) => row.id !== rowId || row === changed)) continue;
-      window.rows = window.rows.map((row) => (row.id === rowId ? changed : row));
-    }
-    return next !== undefined;
+    // Its places may have been read at different times: the change goes over the newest cells of them all.
+    let known: WireRow | undefined;
+    for (const window of this.windows.values()) for (const row of window.rows) if (row.id === rowId) known = known ? keepNewerCells(row, known) : row;
+    if (!known) return false;
+    // Changed once: every place shows the same object.
+    const changed = this.withoutGone(change(known));
+    for (const window of this.windows.values())
+      if (window.rows.some((row) => row.id === rowId && row !== changed)) window.rows = window.rows.map((row) => (row.id === rowId ? changed : row));
+    return true;
   }
 
   /** A cell written here: shown at once, and kept over reads until `settleLocal`. */

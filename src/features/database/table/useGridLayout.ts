@@ -39,12 +39,16 @@ export function useGridGroups(layout: DatabaseLayout, savedLayout: DatabaseLayou
   // Which grouping the groups read are of (another view, field or buckets: a new one), and the latest read.
   const generation = useRef(0);
   const latest = useRef(0);
+  // The grouping and the rows grouped (a column's width changes neither).
+  const grouping = JSON.stringify([savedLayout.groupBy ?? null, savedLayout.filter ?? null, savedLayout.sorts ?? null]);
   useEffect(() => {
     generation.current += 1;
     // The first groups of a new grouping come with its rows: nothing to read again for them.
     shown.current = null;
     if (!groupField) setGroups(null);
-  }, [databaseId, layout.uid, groupField, savedLayout]);
+    // Unmounted: no answer is taken.
+    return () => void (generation.current += 1);
+  }, [databaseId, layout.uid, groupField, grouping]);
   useEffect(() => {
     if (!groupField) return;
     const gen = generation.current;
