@@ -278,14 +278,9 @@ export function TableView({ layout, savedLayout, onStore, fill, search = '' }: T
               const inSel = range && r >= range.top && r <= range.bottom;
               return (
                 <Row
-                  // A row at several places (a group for each of its options): one key per group it is in.
-                  key={
-                    row
-                      ? groups.split && grouped && list
-                        ? `${row.id}@${list[(grouped.itemAt(item.index) as { group: number }).group]?.key}`
-                        : row.id
-                      : `i${r}`
-                  }
+                  // A row at several places (a group for each of its options): one key per place — never
+                  // two alike, whatever groups are drawn meanwhile, or React would leave one drawn.
+                  key={row ? (groups.split ? `${row.id}#${r}` : row.id) : `i${r}`}
                   index={r}
                   itemIndex={item.index}
                   measure={grid.wraps ? rowVirtualizer.measureElement : undefined}

@@ -224,7 +224,7 @@ export function stepLine(moving: readonly number[], step: -1 | 1, count: number)
 export interface GroupedLayout {
   /** Items to draw: headers and the rows of open groups. */
   size: number;
-  itemAt(index: number): { kind: 'group'; group: number } | { kind: 'row'; row: number; group: number };
+  itemAt(index: number): { kind: 'group'; group: number } | { kind: 'row'; row: number };
   /** The item index of a row (of a collapsed group: its header). */
   itemOfRow(row: number): number;
   /** Whether a row is in a collapsed group (not drawn). */
@@ -279,7 +279,7 @@ export function groupedLayout(counts: readonly number[], collapsed: ReadonlySet<
     size: item,
     itemAt(index) {
       const g = shown[last(shownStarts, index)];
-      return index === starts[g] ? { kind: 'group', group: g } : { kind: 'row', row: firstRows[g] + (index - starts[g] - 1), group: g };
+      return index === starts[g] ? { kind: 'group', group: g } : { kind: 'row', row: firstRows[g] + (index - starts[g] - 1) };
     },
     itemOfRow(r) {
       if (counts.length === 0) return r;
