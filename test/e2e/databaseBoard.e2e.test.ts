@@ -667,9 +667,11 @@ it("a board's swimlanes (issue 38): lanes by a select chosen from the columns me
   await lanesMenu.getByRole('menuitemradio', { name: 'Команда' }).click();
   const lanes = () => page.locator('.db-board-lane').evaluateAll((all) => all.map((lane) => lane.getAttribute('aria-label')));
   await eventually(lanes, ['Дорожка «Веб»', 'Дорожка «Приложение»', 'Дорожка «Без значения»']);
-  const lane = (name: string) => page.getByRole('region', { name: `Дорожка «${name}»`, exact: true });
-  const cell = (laneName: string, columnName: string) =>
-    lane(laneName).getByRole('listitem', { name: columnName, exact: true }).and(page.locator('.db-board-cell'));
+  const laneIn = (on: typeof page, name: string) => on.getByRole('region', { name: `Дорожка «${name}»`, exact: true });
+  const cellIn = (on: typeof page, laneName: string, columnName: string) =>
+    laneIn(on, laneName).getByRole('listitem', { name: columnName, exact: true }).and(on.locator('.db-board-cell'));
+  const lane = (name: string) => laneIn(page, name);
+  const cell = (laneName: string, columnName: string) => cellIn(page, laneName, columnName);
   const cardsOf = (laneName: string, columnName: string) => cell(laneName, columnName).locator('.db-card-title').allTextContents();
   await eventually(() => cardsOf('Веб', 'Сделать'), ['Вход']);
   await eventually(() => cardsOf('Веб', 'Без значения'), ['Идея']);
@@ -691,6 +693,10 @@ it("a board's swimlanes (issue 38): lanes by a select chosen from the columns me
     ).toEqual(heads);
   expect(await axeViolations(page, {}, page.locator('.db-board'))).toEqual([]);
 
+  // Another window on the same board, to see the move live.
+  const other = await page.context().newPage();
+  await other.goto(`${suite.server.url}/${holder.data.id}`);
+  await eventually(() => cellIn(other, 'Веб', 'Сделать').locator('.db-card-title').allTextContents(), ['Вход']);
   // «Вход» from «Веб»·«Сделать» into the free space of «Приложение»·«Готово»: one move writes the status and the team.
   const source = cell('Веб', 'Сделать').locator('.db-card', { hasText: 'Вход' });
   const from = (await source.boundingBox())!;
@@ -724,6 +730,10 @@ it("a board's swimlanes (issue 38): lanes by a select chosen from the columns me
     (await fetchJson<{ data: { data: { values: Record<string, unknown> } } }>(`${S()}/row/${rowId}`, { cookie })).data.data.values;
   expect(await values(ids['Вход'])).toMatchObject({ stage: 'done', team: 'app' });
   await eventually(() => cardsOf('Приложение', 'Готово'), ['Вход']);
+  // The other window: the card left its lane and column for the new ones, without a reload.
+  await eventually(() => cellIn(other, 'Приложение', 'Готово').locator('.db-card-title').allTextContents(), ['Вход']);
+  await eventually(() => cellIn(other, 'Веб', 'Сделать').locator('.db-card-title').allTextContents(), []);
+  await other.close();
   await eventually(() => page.locator('.db-board-heads .db-board-count').allTextContents(), ['1', '1', '2', '1']);
 
   // A new card in «Веб»·«Готово»: with both values.
