@@ -28,6 +28,8 @@ const ALLOWED = {
   // Convergence of the web app's row store and cell writes against the real server (its rows read
   // at the address and with the view's query the web app uses).
   'server/realtime/databaseConvergence.int.test.ts': ['src/app/api', 'src/features/database/', 'src/editor/blocks/rowsAddress'],
+  // The block types' registry reads each block type's definition from its folder (issue 39, docs/plugins.md).
+  'schema/blocks/index.ts': ['plugins/blocks/'],
 };
 /**
  * Packages a folder's own files may not import (its tests may): plugins/ are headless Slate
@@ -70,11 +72,42 @@ for (const [top, banned] of Object.entries(FORBIDDEN)) {
     }
     for (const [file, allowed] of Object.entries(ALLOWED)) {
       if (file.startsWith(`${top}/`) && file.split('/').length - 1 === depth) {
-        boundaryRules.push({ files: [file], rules: { 'no-restricted-imports': ['error', options({ allowed })] } });
+        boundaryRules.push({ files: [file], rules: { 'no-restricted-imports': ['error', options({ allowed, node: browserToo, packages: true })] } });
       }
     }
   }
 }
+/*
+ * A block type's folder (plugins/blocks/<type>/, issue 39, docs/plugins.md): its definition
+ * (`block.ts`) is schema — both sides read it (schema/blocks/index.ts lists it), and it imports
+ * schema/ alone —, its view (`View.tsx`) the web app's (slate-react, src/). Nothing of Node in either.
+ */
+boundaryRules.push(
+  {
+    files: ['plugins/blocks/*/block.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [{ regex: '^(\\.\\./){3}(?!schema/)', message: 'A block type’s definition imports schema/ alone (docs/plugins.md).' }],
+          paths: NODE_MODULES,
+        },
+      ],
+    },
+  },
+  {
+    files: ['plugins/blocks/*/View.tsx'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [{ regex: '^(\\.\\./){3}server(/|$)', message: 'A block type’s view is the web app’s (docs/ARCHITECTURE.md, «Boundaries»).' }],
+          paths: NODE_MODULES,
+        },
+      ],
+    },
+  },
+);
 /** Node's globals, likewise (TypeScript cannot hold this line for src/: @types/papaparse brings Node's types in). */
 const noNodeGlobals = {
   files: ['schema/**/*.{ts,tsx}', 'src/**/*.{ts,tsx}', 'plugins/**/*.{ts,tsx}'],

@@ -71,7 +71,8 @@ export default {
       ...base,
       displayName: 'web',
       testEnvironment: 'jsdom',
-      testMatch: ['<rootDir>/src/**/*.test.{ts,tsx}'],
+      // A block type's view tests live in its folder (plugins/blocks/<type>/, docs/plugins.md).
+      testMatch: ['<rootDir>/src/**/*.test.{ts,tsx}', '<rootDir>/plugins/blocks/**/*.test.tsx'],
       setupFiles: ['<rootDir>/test/helpers/jsdomSetup.ts'],
     },
     integration('sqlite'),

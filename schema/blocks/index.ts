@@ -13,7 +13,7 @@ import { orderedListBlock } from './orderedList';
 import { checkboxBlock } from './checkbox';
 import { codeBlock } from './code';
 import { calloutBlock } from './callout';
-import { dividerBlock } from './divider';
+import { dividerBlock } from '../../plugins/blocks/divider/block';
 import { latexBlock } from './latex';
 
 /** Every block type the product knows, in one table. */
@@ -73,7 +73,7 @@ export * from './orderedList';
 export * from './checkbox';
 export * from './code';
 export * from './callout';
-export * from './divider';
+export * from '../../plugins/blocks/divider/block';
 export * from './latex';
 export * from './definition';
 export * from './versions';

@@ -6,7 +6,7 @@ import { CalloutView } from './CalloutView';
 import { CheckboxView } from './CheckboxView';
 import { CodeView } from './CodeView';
 import { DatabaseRowView, DatabaseView } from './DatabaseView';
-import { DividerView } from './DividerView';
+import { DividerView } from '../../../plugins/blocks/divider/View';
 import { DocumentView } from './DocumentView';
 import { EmbedView } from './EmbedView';
 import { FileView } from './FileView';

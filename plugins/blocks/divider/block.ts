@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { BlockDefinition } from './definition';
+import type { BlockDefinition } from '../../../schema/blocks/definition';
 
 export const dividerDataSchema = z.object({}).strict();
 export type DividerData = z.infer<typeof dividerDataSchema>;

@@ -1,8 +1,8 @@
 /** @jest-environment jsdom */
-import { toSlate, toWire, type WireBlock } from '../block';
-import { dividerBlock } from './divider';
-import { parseWith } from './htmlTestUtil';
-import { VOID_SLATE_TYPES } from './index';
+import { toSlate, toWire, type WireBlock } from '../../../schema/block';
+import { dividerBlock } from './block';
+import { parseWith } from '../../../schema/blocks/htmlTestUtil';
+import { VOID_SLATE_TYPES } from '../../../schema/blocks/index';
 
 const wire = (type: WireBlock['type'], data: object): WireBlock => ({
   id: 'b',

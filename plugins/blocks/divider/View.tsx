@@ -1,7 +1,7 @@
 import { useFocused, useSelected, type RenderElementProps } from 'slate-react';
-import { blockRootProps } from '../renderers';
+import { blockRootProps } from '../../../src/editor/renderers';
 import './divider.css';
-import { editorT } from './textBlockParts';
+import { editorT } from '../../../src/editor/blocks/textBlockParts';
 
 /** A horizontal rule (void): click it to select it, then Backspace or Delete removes it. */
 export function DividerView({ element, attributes, children }: RenderElementProps) {

@@ -2,7 +2,7 @@ import { act } from '@testing-library/react';
 import { Editor, Transforms } from 'slate';
 import { ReactEditor } from 'slate-react';
 import type { BlockElement } from '../../../schema/slate';
-import { renderEditor } from './testing';
+import { renderEditor } from '../../../src/editor/blocks/testing';
 
 describe('divider view', () => {
   test('a rule that is void and shows when it is selected', async () => {
