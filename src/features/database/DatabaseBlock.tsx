@@ -663,12 +663,13 @@ function GroupButton({ layout }: { layout: DatabaseLayout }) {
                 ))}
               </div>
             )}
-            {board && current && (
-              // A board's swimlanes: a lane per value of another field, each with the board's columns (docs/api/databases.md «Grouping»).
-              <div role="group" aria-label={t('database.board.lanes')} className="db-menu-section">
+            {current && (board || (layout.type === 'table' && !splits(current))) && (
+              // A board's swimlanes (a lane per value of another field, each with the board's columns) or a
+              // table's sub-groups (each group's rows grouped again by another field): docs/api/databases.md «Grouping».
+              <div role="group" aria-label={t(board ? 'database.board.lanes' : 'database.subGroup')} className="db-menu-section">
                 <div className="menu-separator" role="separator" />
                 <div className="db-menu-heading" aria-hidden>
-                  {t('database.board.lanes')}
+                  {t(board ? 'database.board.lanes' : 'database.subGroup')}
                 </div>
                 <MenuItem
                   role="menuitemradio"
@@ -678,44 +679,10 @@ function GroupButton({ layout }: { layout: DatabaseLayout }) {
                     void db.saveView(layout.uid, { groupBy: { ...layout.groupBy!, sub: null } });
                   }}
                 >
-                  {t('database.board.noLanes')}
+                  {t(board ? 'database.board.noLanes' : 'database.noSubGroup')}
                 </MenuItem>
-                {Object.entries(db.config.fields)
-                  .filter(([id, f]) => id !== current && makesLanes(f))
-                  .map(([id, f]) => (
-                    <MenuItem
-                      key={id}
-                      role="menuitemradio"
-                      checked={layout.groupBy?.sub?.fieldId === id}
-                      onClick={() => {
-                        close();
-                        void db.saveView(layout.uid, { groupBy: { ...layout.groupBy!, sub: { fieldId: id } } });
-                      }}
-                    >
-                      {f.name}
-                    </MenuItem>
-                  ))}
-              </div>
-            )}
-            {layout.type === 'table' && current && !splits(current) && (
-              // A table's sub-groups: each group's rows grouped again by another field (docs/api/databases.md «Grouping»).
-              <div role="group" aria-label={t('database.subGroup')} className="db-menu-section">
-                <div className="menu-separator" role="separator" />
-                <div className="db-menu-heading" aria-hidden>
-                  {t('database.subGroup')}
-                </div>
-                <MenuItem
-                  role="menuitemradio"
-                  checked={!layout.groupBy?.sub}
-                  onClick={() => {
-                    close();
-                    void db.saveView(layout.uid, { groupBy: { ...layout.groupBy!, sub: null } });
-                  }}
-                >
-                  {t('database.noSubGroup')}
-                </MenuItem>
-                {candidates
-                  .filter(([id]) => id !== current && !splits(id))
+                {(board ? Object.entries(db.config.fields).filter(([, f]) => makesLanes(f)) : candidates.filter(([id]) => !splits(id)))
+                  .filter(([id]) => id !== current)
                   .map(([id, f]) => (
                     <MenuItem
                       key={id}
