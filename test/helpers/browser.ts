@@ -70,8 +70,8 @@ export async function signInThroughUi(
   await page.getByLabel('Электронная почта').fill(email);
   await page.getByRole('button', { name: 'Получить код' }).click();
   await page.getByLabel('Код из письма').fill(await server.waitForCode(email));
-  // The sixth digit signs in (no «Войти» to press).
-  await page.getByRole('button', { name: 'Новая страница' }).first().waitFor();
+  // The sixth digit signs in (no «Войти» to press); the sidebar's «Новая страница» takes clicks and keys once its sections are read.
+  await page.getByRole('button', { name: 'Новая страница', disabled: false }).first().waitFor();
 }
 
 /**

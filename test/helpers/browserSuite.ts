@@ -44,7 +44,8 @@ export function browserSuite(options: { timeoutMs?: number; env?: Record<string,
       // login screen itself is the auth suites' to test (signInThroughUi), not every suite's.
       await addSessionCookie(context, await signInToProcess(suite.server, email), suite.server.url);
       await page.goto(suite.server.url + '/');
-      await page.getByRole('button', { name: 'Новая страница' }).first().waitFor();
+      // Ready as a person sees it: the sidebar's «Новая страница» takes clicks and keys once its sections are read.
+      await page.getByRole('button', { name: 'Новая страница', disabled: false }).first().waitFor();
       return page;
     },
   };
