@@ -1175,7 +1175,7 @@ function bucketKeys(config: DatabaseConfig, bucket: NonNullable<RowQuery['bucket
  * their order; a relation's live related rows among `named` (rows in the trash and templates
  * name no group) by title, then id — as a board's columns by it.
  */
-export async function splitGroupOrder(
+async function splitGroupOrder(
   db: Kysely<Database>,
   config: DatabaseConfig,
   databaseId: string,

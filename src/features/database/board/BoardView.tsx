@@ -156,6 +156,23 @@ interface BoardProps {
 }
 
 /**
+ * A count of reads that goes up PEOPLE_REFRESH_MS after the rows change (several changes, one
+ * read) while `enabled`: what a board's groups read from the server (its listed columns, its
+ * lanes) depend on. `again`: the same after a change made here.
+ */
+function useReadAgain(enabled: boolean, track: BoardProps['track']): { reads: number; again(): void } {
+  const [reads, setReads] = useState(0);
+  const timer = useRef<ReturnType<typeof setTimeout>>(undefined);
+  const again = useCallback(() => {
+    clearTimeout(timer.current);
+    timer.current = setTimeout(() => setReads((n) => n + 1), PEOPLE_REFRESH_MS);
+  }, []);
+  useEffect(() => (enabled ? track({ applyChange: again, refreshSoon: again }) : undefined), [enabled, track, again]);
+  useEffect(() => () => clearTimeout(timer.current), []);
+  return { reads, again };
+}
+
+/**
  * The columns a board reads from its view's groups (`GET …/groups`): a person field's people (by
  * name), a relation's related rows (by title, `labels`), then «Без значения»; read again when the
  * rows change. Null while the first answer is coming, or when the board is neither (`enabled`).
@@ -171,7 +188,7 @@ function useListedColumns(
   // A related row's column is named by its title (the group's label).
   const [labels, setLabels] = useState<ReadonlyMap<string, string>>(new Map());
   const [counts, setCounts] = useState<ReadonlyMap<string, number> | null>(null);
-  const [reads, setReads] = useState(0);
+  const { reads, again } = useReadAgain(enabled, track);
   const key = JSON.stringify([layout.groupBy?.fieldId ?? null, layout.filter ?? null]);
   useEffect(() => {
     if (!enabled) return;
@@ -191,13 +208,6 @@ function useListedColumns(
     };
     // Read again when the view's group field or filter change (`key`: by value) and when the rows do (`reads`).
   }, [enabled, db.api, db.databaseId, layout.uid, key, reads]);
-  const timer = useRef<ReturnType<typeof setTimeout>>(undefined);
-  const again = useCallback(() => {
-    clearTimeout(timer.current);
-    timer.current = setTimeout(() => setReads((n) => n + 1), PEOPLE_REFRESH_MS);
-  }, []);
-  useEffect(() => (enabled ? track({ applyChange: again, refreshSoon: again }) : undefined), [enabled, track, again]);
-  useEffect(() => () => clearTimeout(timer.current), []);
   const columns = useMemo(() => (people ? [...people, null] : null), [people]);
   return { columns: enabled ? columns : null, labels, counts: enabled ? counts : null, again };
 }
@@ -211,7 +221,7 @@ function useListedColumns(
 function useLanes(subFieldId: string | undefined, layout: DatabaseLayout, track: BoardProps['track']): { lanes: WireGroup[] | null; again(): void } {
   const db = useDatabase();
   const [read, setRead] = useState<{ fieldId: string; lanes: WireGroup[] } | null>(null);
-  const [reads, setReads] = useState(0);
+  const { reads, again } = useReadAgain(!!subFieldId, track);
   useEffect(() => {
     if (!subFieldId) return;
     let cancelled = false;
@@ -229,13 +239,6 @@ function useLanes(subFieldId: string | undefined, layout: DatabaseLayout, track:
     // Read again when the view changes (`layout`: its filter, its lane field — saved, or just chosen and
     // not yet saved: read again once it is) and when the rows do (`reads`).
   }, [subFieldId, db.api, db.databaseId, layout, reads]);
-  const timer = useRef<ReturnType<typeof setTimeout>>(undefined);
-  const again = useCallback(() => {
-    clearTimeout(timer.current);
-    timer.current = setTimeout(() => setReads((n) => n + 1), PEOPLE_REFRESH_MS);
-  }, []);
-  useEffect(() => (subFieldId ? track({ applyChange: again, refreshSoon: again }) : undefined), [subFieldId, track, again]);
-  useEffect(() => () => clearTimeout(timer.current), []);
   return { lanes: subFieldId && read?.fieldId === subFieldId ? read.lanes : null, again };
 }
 
