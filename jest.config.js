@@ -21,7 +21,8 @@ const base = {
   transform: {
     // slate-react runs with the app's build-time chunk patch (server/web/slateReactChunkPatch.cjs).
     'slate-react[\\\\/]dist[\\\\/]index\\.es\\.js$': ['<rootDir>/test/helpers/slateReactTransform.cjs', swc[1]],
-    '^.+\\.(t|j)sx?$': swc,
+    // Vite's import.meta.glob (the block types' views and strings) written out for Jest.
+    '^.+\\.(t|j)sx?$': ['<rootDir>/test/helpers/globTransform.cjs', swc[1]],
     '^.+\\.mjs$': swc,
   },
   // These packages ship ES modules only (@fastify/cookie loads `cookie` with a dynamic import(),

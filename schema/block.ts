@@ -4,47 +4,18 @@ import {
   BLOCK_WIRE_TYPES,
   definitionForSlateType,
   definitionForWireType,
+  type BlockData,
   type BlockDefinition,
   type BlockPosition,
   type BlockWireType,
-  type DatabaseData,
-  type DatabaseRowData,
-  type DocumentData,
-  type EmbedData,
-  type FileData,
-  type ImageData,
-  type TableData,
-  type TextData,
-  type OrderedListData,
-  type CheckboxData,
-  type CodeData,
-  type CalloutData,
-  type DividerData,
-  type LatexData,
 } from './blocks';
 import type { BlockElement } from './slate';
 import { dataVersionOf, upgradeData } from './blocks/versions';
 
 const idSchema = z.string().min(1).max(64);
 
-/** The data every block type carries (one union member per block type as they are added). */
-export type BlockData =
-  | TextData
-  | DatabaseData
-  | DatabaseRowData
-  | TableData
-  | ImageData
-  | FileData
-  | EmbedData
-  | DocumentData
-  | OrderedListData
-  | CheckboxData
-  | CodeData
-  | CalloutData
-  | DividerData
-  | LatexData;
+export type { BlockData };
 
-/** A block on the wire. */
 export interface WireBlock extends BlockPosition {
   id: string;
   contentType: 'Block';

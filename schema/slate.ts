@@ -1,10 +1,23 @@
-import type { DatabaseConfig, DatabaseView, RowValue } from './blocks/database';
-import type { EmbedData } from './blocks/embed';
-import type { FileData } from './blocks/file';
-import type { ImageData } from './blocks/image';
-import type { TableLayout } from './blocks/table';
-import type { CodeLanguage } from './blocks/code';
+import type { BLOCK_DEFINITIONS } from './blocks/index';
+import type { ElementOf } from './blocks/definition';
 import type { Token } from './token';
+
+export type { DatabaseElement, DatabaseRowElement } from '../plugins/blocks/database/block';
+export type { TextElement } from '../plugins/blocks/text/block';
+export type { HeadingElement } from '../plugins/blocks/heading/block';
+export type { TableElement } from '../plugins/blocks/table/block';
+export type { ImageElement } from '../plugins/blocks/image/block';
+export type { FileElement } from '../plugins/blocks/file/block';
+export type { EmbedElement } from '../plugins/blocks/embed/block';
+export type { DocumentElement } from '../plugins/blocks/document/block';
+export type { QuoteElement } from '../plugins/blocks/quote/block';
+export type { BulletListElement } from '../plugins/blocks/bulletList/block';
+export type { OrderedListElement } from '../plugins/blocks/orderedList/block';
+export type { CheckboxElement } from '../plugins/blocks/checkbox/block';
+export type { CodeElement } from '../plugins/blocks/code/block';
+export type { CalloutElement } from '../plugins/blocks/callout/block';
+export type { DividerElement } from '../plugins/blocks/divider/block';
+export type { LatexElement } from '../plugins/blocks/latex/block';
 
 /**
  * Slate element shapes. Each top-level element is one block; its text children are tokens.
@@ -29,114 +42,13 @@ export interface BlockElementBase {
 export interface PageHeadingElement extends BlockElementBase {
   type: 'pageHeadingBlock';
 }
-export interface TextElement extends BlockElementBase {
-  type: 'textBlock';
-}
-export interface HeadingElement extends BlockElementBase {
-  type: 'heading1Block' | 'heading2Block' | 'heading3Block';
-}
 
-/** A database (void): the columns and layouts live on the element; its rows are separate blocks. */
-export interface DatabaseElement extends BlockElementBase {
-  type: 'databaseBlock';
-  config: DatabaseConfig;
-  view: DatabaseView;
-  /** An inline database's title and description (absent: none). */
-  title?: string;
-  description?: string;
-  /** The row template «Новая строка» starts from (docs/api/databases.md «Row templates»). */
-  defaultTemplate?: string | null;
-}
-/** A database row (void): its title, icon and cell values live on the element. */
-export interface DatabaseRowElement extends BlockElementBase {
-  type: 'databaseRowBlock';
-  title: string;
-  icon: string | null;
-  values: Record<string, RowValue>;
-}
-/** A table: the one block with elements inside (rows of cells); see schema/blocks/table.ts. */
-export interface TableElement extends Omit<BlockElementBase, 'children'> {
-  type: 'tableBlock';
-  tableLayout: TableLayout;
-  headerRow: boolean;
-  headerColumn: boolean;
-  children: TableRowElement[];
-}
-
-/** An image (void): its uploaded file, crop, scale and alignment live on the element (no upload state: src/editor/upload.ts). */
-export interface ImageElement extends BlockElementBase, ImageData {
-  type: 'imageBlock';
-}
-/** A file (void): its uploaded file, or null while empty or uploading. */
-export interface FileElement extends BlockElementBase, FileData {
-  type: 'fileBlock';
-}
-/** An embedded page of an allowed host (void); url null while empty. */
-export interface EmbedElement extends BlockElementBase, EmbedData {
-  type: 'embedBlock';
-}
-/** A child page shown as a block (void); the block keeps a uuid id, the page id is pageId. */
-export interface DocumentElement extends BlockElementBase {
-  type: 'documentBlock';
-  pageId: string;
-}
-
-/** A quote, or a bulleted list item: tokens only. */
-export interface QuoteElement extends BlockElementBase {
-  type: 'quoteBlock';
-}
-export interface BulletListElement extends BlockElementBase {
-  type: 'bulletListBlock';
-}
-/** An ordered list item; its number is computed (orderedNumberAt), `forcedOrder` restarts the count. */
-export interface OrderedListElement extends BlockElementBase {
-  type: 'orderedListBlock';
-  forcedOrder?: number;
-}
-/** A to-do item; absent `checked` (a block just turned into one) is unchecked. */
-export interface CheckboxElement extends BlockElementBase {
-  type: 'checkboxBlock';
-  checked?: boolean;
-}
-/** Code: plain text with "\n" line breaks; absent `language` is the default one. */
-export interface CodeElement extends BlockElementBase {
-  type: 'codeBlock';
-  language?: CodeLanguage;
-}
-/** A callout; absent `icon` is the default one. */
-export interface CalloutElement extends BlockElementBase {
-  type: 'calloutBlock';
-  icon?: string;
-}
-/** A divider (void). */
-export interface DividerElement extends BlockElementBase {
-  type: 'dividerBlock';
-}
-/** A formula (void); absent `formula` is empty. */
-export interface LatexElement extends BlockElementBase {
-  type: 'latexBlock';
-  formula?: string;
-}
-
-export type BlockElement =
-  | PageHeadingElement
-  | TextElement
-  | HeadingElement
-  | DatabaseElement
-  | DatabaseRowElement
-  | TableElement
-  | ImageElement
-  | FileElement
-  | EmbedElement
-  | DocumentElement
-  | QuoteElement
-  | BulletListElement
-  | OrderedListElement
-  | CheckboxElement
-  | CodeElement
-  | CalloutElement
-  | DividerElement
-  | LatexElement;
+/**
+ * Every block's element: the page heading (the title, not a block on the wire) and the element of
+ * each registered block type, derived from the registry (schema/blocks/index.ts) — a block type's
+ * element interface is declared in its folder, beside its definition (plugins/blocks/<type>/block.ts).
+ */
+export type BlockElement = PageHeadingElement | ElementOf<(typeof BLOCK_DEFINITIONS)[number]>;
 export type BlockElementType = BlockElement['type'];
 
 /**

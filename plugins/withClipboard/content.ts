@@ -21,7 +21,7 @@ export type PastedContent = { kind: 'inline'; tokens: Token[] } | { kind: 'block
  */
 export function makeBlock(wireType: string, data: unknown, depth = 0): BlockElement | null {
   const definition = definitionForWireType(wireType);
-  if (!definition || definition.slateType === 'pageHeadingBlock') return null;
+  if (!definition) return null;
   let parsed = definition.dataSchema.safeParse(data);
   if (!parsed.success && data && typeof data === 'object' && Array.isArray((data as { tokens?: unknown }).tokens)) {
     parsed = definition.dataSchema.safeParse({ ...data, tokens: limitTokens((data as { tokens: Token[] }).tokens) });

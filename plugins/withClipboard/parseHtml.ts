@@ -1,4 +1,4 @@
-import { BLOCK_DEFINITIONS, pastedImageToTokens, type BlockDefinition } from '../../schema/blocks';
+import { REGISTERED_BLOCKS, pastedImageToTokens, type RegisteredBlock } from '../../schema/blocks';
 import { htmlToTokens } from '../../schema/html';
 import type { BlockElement } from '../../schema/slate';
 import type { Token } from '../../schema/token';
@@ -68,11 +68,11 @@ const PASS_THROUGH = new Set([
 
 const LIST_TAGS = new Set(['UL', 'OL']);
 
-type Rule = { definition: BlockDefinition; selector: string; read(element: Element, tokens: Token[]): unknown };
+type Rule = { definition: RegisteredBlock; selector: string; read(element: Element, tokens: Token[]): unknown };
 
 /** Every parse rule of every block type, in registry order. */
 function rules(): Rule[] {
-  return (BLOCK_DEFINITIONS as readonly BlockDefinition[]).flatMap((definition) =>
+  return REGISTERED_BLOCKS.flatMap((definition) =>
     (definition.html?.parse ?? []).map((rule) => ({ definition, selector: rule.selector, read: rule.read as Rule['read'] })),
   );
 }

@@ -1,7 +1,7 @@
 import { marked, type Token as MdToken, type Tokens } from 'marked';
 import { definitionForWireType } from '../../schema/blocks';
-import { codeLanguageNamed } from '../../schema/blocks/code';
-import { MAX_FORCED_ORDER } from '../../schema/blocks/orderedList';
+import { codeLanguageNamed } from '../blocks/code/block';
+import { MAX_FORCED_ORDER } from '../blocks/orderedList/block';
 import type { BlockElement } from '../../schema/slate';
 import { inlineTokens } from '../../schema/markdown/read';
 import { canonicalTokens, isSafeHref, type Token } from '../../schema/token';

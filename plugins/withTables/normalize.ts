@@ -1,6 +1,6 @@
 import { Editor, Element, Node, Text, Transforms, type NodeEntry, type Path } from 'slate';
 import { newId } from '../../schema/ids';
-import { TABLE_DEFAULTS, TABLE_LIMITS, clampColumnSize, defaultTableLayout, emptyCell, emptyRow, type TableLayout } from '../../schema/blocks/table';
+import { TABLE_DEFAULTS, TABLE_LIMITS, clampColumnSize, defaultTableLayout, emptyCell, emptyRow, type TableLayout } from '../blocks/table/block';
 import type { SlateElement, TableElement } from '../../schema/slate';
 import { isTableElement } from './queries';
 

@@ -1,6 +1,6 @@
 /** @jest-environment jsdom */
 import { parseHtml } from '../withClipboard/parseHtml';
-import { tableBlock } from '../../schema/blocks/table';
+import { tableBlock } from '../blocks/table/block';
 import type { TableElement } from '../../schema/slate';
 
 /*

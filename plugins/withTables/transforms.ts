@@ -1,5 +1,5 @@
 import { Editor, Node, Point, Range, Transforms } from 'slate';
-import { TABLE_DEFAULTS, TABLE_LIMITS, clampColumnSize, emptyCell, emptyRow, type TableLayout } from '../../schema/blocks/table';
+import { TABLE_DEFAULTS, TABLE_LIMITS, clampColumnSize, emptyCell, emptyRow, type TableLayout } from '../blocks/table/block';
 import type { SlateElement, TableElement } from '../../schema/slate';
 import { cellAt, findTable } from './queries';
 

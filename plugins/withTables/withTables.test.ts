@@ -3,7 +3,7 @@ import { jsx } from 'slate-hyperscript';
 import '../types';
 import { anchor, cursor, focus, text, title } from '../testDocument';
 import { createWorkspaceEditor } from '../index';
-import { tableBlock, type TableData } from '../../schema/blocks/table';
+import { tableBlock, type TableData } from '../blocks/table/block';
 import type { TableElement } from '../../schema/slate';
 import { deleteColumn, deleteRow, insertColumn, insertRow, setColumnSize, toggleHeaderColumn, toggleHeaderRow } from './withTables';
 

@@ -1,6 +1,7 @@
 import { LIMITS } from '../constants';
 import { convertValue, describeDatabaseBodySchema, newDatabaseData } from '../database';
-import { DATABASE_LIMITS, databaseBlock, databaseDataSchema, databaseFieldSchema, foreignRelations, valueProblem } from './database';
+import { databaseBlock } from '../../plugins/blocks/database/block';
+import { DATABASE_LIMITS, databaseDataSchema, databaseFieldSchema, foreignRelations, valueProblem } from './database';
 import { dataVersionOf, upgradeData } from './versions';
 
 /** An inline database's title and description (issue 34 §2): optional plain text in its data. */

@@ -1,6 +1,5 @@
 import { z } from 'zod';
 import { LIMITS } from '../constants';
-import type { BlockDefinition } from './definition';
 
 /**
  * A database is a block of type `database` whose children are its rows (blocks of type
@@ -870,33 +869,3 @@ export function aboutOf(data: { title?: string; description?: string; defaultTem
     ...(data.defaultTemplate !== undefined ? { defaultTemplate: data.defaultTemplate } : {}),
   };
 }
-
-/** A database: a void element in the editor that carries its config and view, and its title and description when it has them. */
-export const databaseBlock: BlockDefinition<'database', DatabaseData> = {
-  wireType: 'database',
-  slateType: 'databaseBlock',
-  dataSchema: databaseDataSchema,
-  shortcuts: [],
-  isVoid: true,
-  canonicalize: (data) => data,
-  toSlateFields: (data) => ({ children: [{ text: '' }], config: copyConfig(data.config), view: copyView(data.view), ...aboutOf(data) }),
-  toWireData: (element) => {
-    if (element.type !== 'databaseBlock') throw new Error(`${element.type} is not a database element`);
-    return { config: copyConfig(element.config), view: copyView(element.view), ...aboutOf(element) };
-  },
-};
-
-/** A database row: a void element that carries its title, icon and values. */
-export const databaseRowBlock: BlockDefinition<'databaseRow', DatabaseRowData> = {
-  wireType: 'databaseRow',
-  slateType: 'databaseRowBlock',
-  dataSchema: databaseRowDataSchema,
-  shortcuts: [],
-  isVoid: true,
-  canonicalize: (data) => data,
-  toSlateFields: (data) => ({ children: [{ text: '' }], title: data.title, icon: data.icon, values: { ...data.values } }),
-  toWireData: (element) => {
-    if (element.type !== 'databaseRowBlock') throw new Error(`${element.type} is not a database row element`);
-    return { title: element.title, icon: element.icon, values: { ...element.values } };
-  },
-};

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { canonicalTokens, tokensSchema, type Token } from '../token';
-import type { BlockElement, SlateText } from '../slate';
+import type { BlockElementBase, SlateText } from '../slate';
 
 /** The data of a block whose content is a run of tokens (text, headings, …). */
 export const textDataSchema = z.object({ tokens: tokensSchema }).strict();
@@ -13,14 +13,22 @@ export interface BlockPosition {
   placeAfter: string | null;
 }
 
+/** What every block type's Slate element is: a `type`, the block's uid and version, its children. */
+export interface AnyBlockElement extends Omit<BlockElementBase, 'children'> {
+  type: string;
+  children: readonly unknown[];
+}
+
 /**
- * One block type: its wire name, its Slate element name, its data schema, the two
- * converters, and the markdown shortcuts that turn a text block into it.
- * Adding a block type = one file that exports a definition + registering it in blocks/index.ts.
+ * One block type: its wire name, its Slate element (`Element`: its interface is declared beside
+ * the definition), its data schema, the two converters, and the markdown shortcuts that turn a
+ * text block into it. The unions of every type's element (`BlockElement`, schema/slate.ts) and
+ * data (`BlockData`, schema/block.ts) are derived from the registry (schema/blocks/index.ts):
+ * adding a block type = one folder under plugins/blocks/ + one line there (docs/plugins.md).
  */
-export interface BlockDefinition<WireType extends string = string, Data = unknown> {
+export interface BlockDefinition<WireType extends string = string, Data = unknown, Element extends AnyBlockElement = AnyBlockElement> {
   wireType: WireType;
-  slateType: BlockElement['type'];
+  slateType: Element['type'];
   dataSchema: z.ZodType<Data>;
   /** Typed at the start of a text block, then a space: the block becomes this type. */
   shortcuts: readonly string[];
@@ -50,9 +58,14 @@ export interface BlockDefinition<WireType extends string = string, Data = unknow
   upgrades?: readonly BlockUpgrade[];
   /** The form the server stores (e.g. tokens joined), so every reader sees what Slate would keep. */
   canonicalize(data: Data): Data;
-  toSlateFields(data: Data): BlockElementFields;
-  toWireData(element: BlockElement): Data;
+  toSlateFields(data: Data): ElementFields<Element>;
+  toWireData(element: Element): Data;
 }
+
+/** The Slate element of a definition's type. */
+export type ElementOf<D> = D extends { toWireData(element: infer E): unknown } ? E : never;
+/** The wire data of a definition's type. */
+export type DataOf<D> = D extends { canonicalize(data: infer Data): unknown } ? Data : never;
 
 /** A named step that takes one block type's data from one version of its shape to the next. */
 export interface BlockUpgrade {
@@ -73,8 +86,8 @@ export interface BlockHtml<Data> {
   parse: readonly { selector: string; read(element: Element, tokens: Token[]): Data | null }[];
 }
 
-/** What an element holds besides type, uid and version, for each element type. */
-export type BlockElementFields = BlockElement extends infer E ? (E extends BlockElement ? Omit<E, 'type' | 'uid' | 'version' | 'depth'> : never) : never;
+/** What an element holds besides type, uid, version and depth (for a union of elements: for each). */
+export type ElementFields<E> = E extends unknown ? Omit<E, 'type' | 'uid' | 'version' | 'depth'> : never;
 
 /** Slate needs at least one text child; an empty block has one empty text. */
 export function tokensToChildren(tokens: readonly Token[]): SlateText[] {
@@ -82,12 +95,21 @@ export function tokensToChildren(tokens: readonly Token[]): SlateText[] {
 }
 
 /** Slate text children back to canonical wire tokens. */
-export function childrenToTokens(children: BlockElement['children']): Token[] {
+export function childrenToTokens(children: readonly unknown[]): Token[] {
   return canonicalTokens((children as readonly (SlateText | object)[]).filter((c): c is SlateText => 'text' in c) as Token[]);
 }
 
+/** The element of a block that is nothing but tokens (text, headings, quotes, bulleted items). */
+export interface TextLikeElement<T extends string> extends BlockElementBase {
+  type: T;
+}
+
 /** A definition for a block that is nothing but tokens. */
-export function textLikeBlock<W extends string>(wireType: W, slateType: BlockElement['type'], shortcuts: readonly string[] = []): BlockDefinition<W, TextData> {
+export function textLikeBlock<W extends string, T extends string>(
+  wireType: W,
+  slateType: T,
+  shortcuts: readonly string[] = [],
+): BlockDefinition<W, TextData, TextLikeElement<T>> {
   return {
     wireType,
     slateType,

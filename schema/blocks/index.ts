@@ -1,22 +1,28 @@
-import { databaseBlock, databaseRowBlock } from './database';
-import type { BlockDefinition } from './definition';
-import { documentBlock } from './document';
-import { embedBlock } from './embed';
-import { fileBlock } from './file';
-import { heading1Block, heading2Block, heading3Block } from './heading';
-import { imageBlock } from './image';
-import { tableBlock } from './table';
-import { textBlock } from './text';
-import { quoteBlock } from './quote';
-import { bulletListBlock } from './bulletList';
-import { orderedListBlock } from './orderedList';
-import { checkboxBlock } from './checkbox';
-import { codeBlock } from './code';
-import { calloutBlock } from './callout';
+import type { BlockDefinition, DataOf } from './definition';
+import { bulletListBlock } from '../../plugins/blocks/bulletList/block';
+import { calloutBlock } from '../../plugins/blocks/callout/block';
+import { checkboxBlock } from '../../plugins/blocks/checkbox/block';
+import { codeBlock } from '../../plugins/blocks/code/block';
+import { databaseBlock, databaseRowBlock } from '../../plugins/blocks/database/block';
 import { dividerBlock } from '../../plugins/blocks/divider/block';
-import { latexBlock } from './latex';
+import { documentBlock } from '../../plugins/blocks/document/block';
+import { embedBlock } from '../../plugins/blocks/embed/block';
+import { fileBlock } from '../../plugins/blocks/file/block';
+import { heading1Block, heading2Block, heading3Block } from '../../plugins/blocks/heading/block';
+import { imageBlock } from '../../plugins/blocks/image/block';
+import { latexBlock } from '../../plugins/blocks/latex/block';
+import { orderedListBlock } from '../../plugins/blocks/orderedList/block';
+import { quoteBlock } from '../../plugins/blocks/quote/block';
+import { tableBlock } from '../../plugins/blocks/table/block';
+import { textBlock } from '../../plugins/blocks/text/block';
 
-/** Every block type the product knows, in one table. */
+/**
+ * Every block type the product knows, in one list: the registry. A block type is a folder under
+ * plugins/blocks/ (docs/plugins.md); its definition is imported above and named here, once. The
+ * wire types, the unions of every element (`BlockElement`, schema/slate.ts) and every data
+ * (`BlockData`), the lookups below and the editor's views (src/editor/blocks/index.ts, by folder)
+ * follow from it. The order matters where HTML is pasted: rules are tried in this order.
+ */
 export const BLOCK_DEFINITIONS = [
   textBlock,
   heading1Block,
@@ -39,17 +45,26 @@ export const BLOCK_DEFINITIONS = [
   latexBlock,
 ] as const;
 
+/** The data of every block type (one member per type), as on the wire. */
+export type BlockData = DataOf<(typeof BLOCK_DEFINITIONS)[number]>;
+/** The Slate element type of every block type. */
+export type BlockSlateType = (typeof BLOCK_DEFINITIONS)[number]['slateType'];
+/** A registered block type's definition, seen through what every definition has (lookups, menus). */
+export type RegisteredBlock = BlockDefinition & { wireType: BlockWireType; slateType: BlockSlateType };
+/** The registry as a list of RegisteredBlock. */
+export const REGISTERED_BLOCKS: readonly RegisteredBlock[] = BLOCK_DEFINITIONS;
+
 export type BlockWireType = (typeof BLOCK_DEFINITIONS)[number]['wireType'];
 export const BLOCK_WIRE_TYPES = BLOCK_DEFINITIONS.map((d) => d.wireType) as [BlockWireType, ...BlockWireType[]];
 
-const byWireType = new Map<string, BlockDefinition>(BLOCK_DEFINITIONS.map((d) => [d.wireType, d as BlockDefinition]));
-const bySlateType = new Map<string, BlockDefinition>(BLOCK_DEFINITIONS.map((d) => [d.slateType, d as BlockDefinition]));
+const byWireType = new Map<string, RegisteredBlock>(REGISTERED_BLOCKS.map((d) => [d.wireType, d]));
+const bySlateType = new Map<string, RegisteredBlock>(REGISTERED_BLOCKS.map((d) => [d.slateType, d]));
 
-export function definitionForWireType(type: string): BlockDefinition | undefined {
+export function definitionForWireType(type: string): RegisteredBlock | undefined {
   return byWireType.get(type);
 }
 
-export function definitionForSlateType(type: string): BlockDefinition | undefined {
+export function definitionForSlateType(type: string): RegisteredBlock | undefined {
   return bySlateType.get(type);
 }
 
@@ -57,29 +72,34 @@ export function definitionForSlateType(type: string): BlockDefinition | undefine
 export const VOID_SLATE_TYPES: ReadonlySet<string> = new Set(BLOCK_DEFINITIONS.filter((d) => d.isVoid).map((d) => d.slateType));
 
 /** Markdown shortcuts collected from the block definitions: trigger text → Slate type. */
-export const MARKDOWN_SHORTCUTS: ReadonlyMap<string, BlockDefinition['slateType']> = new Map(
+export const MARKDOWN_SHORTCUTS: ReadonlyMap<string, BlockSlateType> = new Map(
   BLOCK_DEFINITIONS.flatMap((d) => d.shortcuts.map((s) => [s, d.slateType] as const)),
 );
 
 /** Markdown fences of the block definitions (``` for code): marker, Slate type, the info word's fields. */
-export const MARKDOWN_FENCES: ReadonlyArray<{ marker: string; slateType: BlockDefinition['slateType']; fields(info: string): Record<string, unknown> }> =
+export const MARKDOWN_FENCES: ReadonlyArray<{ marker: string; slateType: BlockSlateType; fields(info: string): Record<string, unknown> }> =
   BLOCK_DEFINITIONS.flatMap((d) => {
-    const { fence } = d as BlockDefinition;
+    const { fence } = d as RegisteredBlock;
     return fence ? [{ marker: fence.marker, fields: fence.fields, slateType: d.slateType }] : [];
   });
 
 export * from './database';
-export * from './orderedList';
-export * from './checkbox';
-export * from './code';
-export * from './callout';
-export * from '../../plugins/blocks/divider/block';
-export * from './latex';
 export * from './definition';
 export * from './versions';
-export * from './document';
-export * from './embed';
-export * from './file';
-export * from './image';
 export * from './pageHeading';
-export * from './table';
+export * from '../../plugins/blocks/bulletList/block';
+export * from '../../plugins/blocks/callout/block';
+export * from '../../plugins/blocks/checkbox/block';
+export * from '../../plugins/blocks/code/block';
+export * from '../../plugins/blocks/database/block';
+export * from '../../plugins/blocks/divider/block';
+export * from '../../plugins/blocks/document/block';
+export * from '../../plugins/blocks/embed/block';
+export * from '../../plugins/blocks/file/block';
+export * from '../../plugins/blocks/heading/block';
+export * from '../../plugins/blocks/image/block';
+export * from '../../plugins/blocks/latex/block';
+export * from '../../plugins/blocks/orderedList/block';
+export * from '../../plugins/blocks/quote/block';
+export * from '../../plugins/blocks/table/block';
+export * from '../../plugins/blocks/text/block';

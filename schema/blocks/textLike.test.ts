@@ -1,11 +1,11 @@
 /** @jest-environment jsdom */
 import { htmlToTokens, tokensToHtml } from '../html';
 import { BLOCK_DEFINITIONS, MARKDOWN_SHORTCUTS } from './index';
-import { bulletListBlock } from './bulletList';
-import { heading1Block, heading2Block, heading3Block } from './heading';
+import { bulletListBlock } from '../../plugins/blocks/bulletList/block';
+import { heading1Block, heading2Block, heading3Block } from '../../plugins/blocks/heading/block';
 import { parseWith, roundTripHtml } from './htmlTestUtil';
-import { quoteBlock } from './quote';
-import { textBlock } from './text';
+import { quoteBlock } from '../../plugins/blocks/quote/block';
+import { textBlock } from '../../plugins/blocks/text/block';
 
 const tokens = [{ text: 'Привет, ' }, { text: 'мир', bold: true }];
 

@@ -1,5 +1,5 @@
 import { createBlockBodySchema, updateBlockBodySchema, versionedWrite, wireBlockSchema } from '../block';
-import { codeBlock } from './code';
+import { codeBlock } from '../../plugins/blocks/code/block';
 import type { BlockUpgrade } from './definition';
 import { BLOCK_DEFINITIONS } from './index';
 import { dataVersionOf, upgradeData } from './versions';

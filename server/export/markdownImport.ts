@@ -1,6 +1,6 @@
 import { marked, type Token as MdToken, type Tokens } from 'marked';
-import { CODE_LANGUAGES } from '../../schema/blocks/code';
-import { DEFAULT_CALLOUT_ICON } from '../../schema/blocks/callout';
+import { CODE_LANGUAGES } from '../../plugins/blocks/code/block';
+import { DEFAULT_CALLOUT_ICON } from '../../plugins/blocks/callout/block';
 import path from 'node:path';
 import { foldersUp } from './archive';
 import { inlineTokens, type InlineReading } from '../../schema/markdown/read';

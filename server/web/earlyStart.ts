@@ -19,7 +19,7 @@ const CALENDAR_MODULE = path.join('src', 'features', 'database', 'calendar', 'Ca
 const SEARCH_MODULE = path.join('src', 'features', 'search', 'SearchScreen.tsx');
 /** The published page's screen (src/app/App.tsx loads it lazily): its style sheets go with a published page's top drawn by the server. */
 const PUBLIC_MODULE = path.join('src', 'features', 'public', 'PublicPageScreen.tsx');
-/** KaTeX's style sheet (src/editor/blocks/latex/katex.ts loads it with KaTeX): it goes with a drawn top that holds a formula. */
+/** KaTeX's style sheet (plugins/blocks/latex/katex.ts loads it with KaTeX): it goes with a drawn top that holds a formula. */
 const KATEX_STYLES = 'katex/dist/katex.min.css';
 /** The translation files (src/app/translations.ts). */
 const WORDS = /(^|\/)locales\/ru\/[^/]+\.json$/;

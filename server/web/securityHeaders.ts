@@ -23,7 +23,7 @@ export const CSP_DIRECTIVES: ReadonlyArray<readonly [string, ...string[]]> = [
   ['media-src', "'self'", 'blob:'],
   // The API and socket.io's WebSocket (CSP 3: 'self' takes ws:/wss: of the same host too).
   ['connect-src', "'self'"],
-  // An embed block frames only its allow-list of hosts (schema/blocks/embed.ts, enforced where
+  // An embed block frames only its allow-list of hosts (plugins/blocks/embed/block.ts, enforced where
   // the frame is drawn), but an Iframe page frames any http(s) address the reader gave
   // (src/features/pageTypes/iframeUrl.ts): a header cannot tell those apart in one document.
   ['frame-src', 'https:', 'http:'],

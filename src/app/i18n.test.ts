@@ -1,14 +1,13 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { withBlockStrings } from './blockStrings';
 import { NAMESPACES, type Namespace } from './i18n';
 
-/** The translation files as the app fetches them. */
-const resources = {
-  ru: Object.fromEntries(NAMESPACES.map((ns) => [ns, JSON.parse(fs.readFileSync(path.resolve(__dirname, `../locales/ru/${ns}.json`), 'utf8'))])) as Record<
-    Namespace,
-    unknown
-  >,
-};
+/** The translation files as the app fetches them, the block types' strings joined to the editor's (as initI18n does). */
+const files = Object.fromEntries(
+  NAMESPACES.map((ns) => [ns, JSON.parse(fs.readFileSync(path.resolve(__dirname, `../locales/ru/${ns}.json`), 'utf8'))]),
+) as Record<Namespace, Record<string, unknown>>;
+const resources = { ru: { ...files, documentEditor: withBlockStrings(files.documentEditor) } };
 
 /** Every literal key passed to t() in the app, with the namespace its file uses. */
 function usedKeys(): { file: string; ns: Namespace; key: string }[] {
@@ -22,6 +21,8 @@ function usedKeys(): { file: string; ns: Namespace; key: string }[] {
     }
   };
   walk(root);
+  // The block types' views (plugins/blocks/<type>/) are the app's too.
+  walk(path.resolve(root, '../plugins/blocks'));
   return files.flatMap((file) => {
     const source = fs.readFileSync(file, 'utf8');
     const ns: Namespace = source.includes("useTranslation('documentEditor')")

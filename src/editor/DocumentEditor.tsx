@@ -25,7 +25,7 @@ import { blockApi } from './blockApi';
 import type { BlockSyncApi } from '../../plugins/withBlockSync';
 import { emptyTextBlock } from '../../plugins/withPageHeading';
 import type { BlockElement } from '../../schema/slate';
-import { useCodeDecorate } from './blocks/code/decorate';
+import { useCodeDecorate } from '../../plugins/blocks/code/decorate';
 import { AfterTitleContext, BlockElementView, TextPlaceholder, TokenLeaf } from './renderers';
 import { useSlashMenu } from './SlashMenu';
 import { usePagePicker } from './PagePicker';

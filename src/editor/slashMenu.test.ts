@@ -1,9 +1,12 @@
 import { Editor } from 'slate';
 import { jsx } from 'slate-hyperscript';
 import { createPageEditor } from './pageEditor';
-import ru from '../locales/ru/documentEditor.json';
+import editorFile from '../locales/ru/documentEditor.json';
+import { withBlockStrings } from '../app/blockStrings';
 import { descriptionKey, MENU_DEFINITIONS, slashItems, slashQueryAt } from './slashMenu';
 
+/** The editor's strings as the app has them: its file and each block type's. */
+const ru = withBlockStrings(editorFile);
 const labelOf = (wireType: string) => (ru.blockTypes as Record<string, string>)[wireType] ?? wireType;
 const cursor = () => jsx('cursor');
 const title = () => jsx('element', { type: 'pageHeadingBlock', uid: 'pageHeading_p', version: 1 }, 'T');

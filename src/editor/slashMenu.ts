@@ -1,5 +1,5 @@
 import { Editor, Element, Range, type Path } from 'slate';
-import { BLOCK_DEFINITIONS, type BlockDefinition } from '../../schema/blocks';
+import { REGISTERED_BLOCKS, type RegisteredBlock } from '../../schema/blocks';
 import type { BlockElement, BlockElementType } from '../../schema/slate';
 
 /** The slash menu's state: open while the caret's empty text block holds `/query` (no spaces). */
@@ -61,10 +61,10 @@ export type SlashAiAction = (typeof SLASH_AI_ACTIONS)[number];
  * by creating the page first: DocumentEditor's slash handler) and the database (made with fresh
  * field and view ids by the same handler).
  */
-export const MENU_DEFINITIONS: readonly BlockDefinition[] = [
-  ...(BLOCK_DEFINITIONS as readonly BlockDefinition[]).filter((d) => d.defaultData !== undefined || d.slateType === 'documentBlock'),
+export const MENU_DEFINITIONS: readonly RegisteredBlock[] = [
+  ...REGISTERED_BLOCKS.filter((d) => d.defaultData !== undefined || d.slateType === 'documentBlock'),
   // Last of the block types, so «/таблица» still picks the simple table first.
-  ...(BLOCK_DEFINITIONS as readonly BlockDefinition[]).filter((d) => d.slateType === 'databaseBlock'),
+  ...REGISTERED_BLOCKS.filter((d) => d.slateType === 'databaseBlock'),
 ];
 
 /**

@@ -1,7 +1,6 @@
 import { useFocused, useSelected, type RenderElementProps } from 'slate-react';
-import { blockRootProps } from '../../../src/editor/renderers';
 import './divider.css';
-import { editorT } from '../../../src/editor/blocks/textBlockParts';
+import { blockRootProps, editorT, type BlockViews } from '../../../src/editor/blockView';
 
 /** A horizontal rule (void): click it to select it, then Backspace or Delete removes it. */
 export function DividerView({ element, attributes, children }: RenderElementProps) {
@@ -16,3 +15,5 @@ export function DividerView({ element, attributes, children }: RenderElementProp
     </div>
   );
 }
+
+export const blockViews: BlockViews = { dividerBlock: DividerView };

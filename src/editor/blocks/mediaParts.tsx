@@ -1,7 +1,7 @@
 import { useRef, useState, type CSSProperties, type DragEvent, type KeyboardEvent, type PointerEvent, type ReactNode } from 'react';
 import { Transforms, type Node } from 'slate';
 import { ReactEditor, useSlateStatic } from 'slate-react';
-import { BLOCK_ALIGNS, MAX_SCALE, MIN_SCALE, clampScale, type BlockAlign } from '../../../schema/blocks/image';
+import { BLOCK_ALIGNS, MAX_SCALE, MIN_SCALE, clampScale, type BlockAlign } from '../../../plugins/blocks/image/block';
 import type { BlockElement } from '../../../schema/slate';
 import { clearUploadState, isImageFile, startUpload, useUploadState } from '../upload';
 import './media.css';

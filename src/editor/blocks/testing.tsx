@@ -16,7 +16,7 @@ import '../../app/i18n';
 import { createStore, type AppStore } from '../../app/store';
 import { createPageEditor } from '../pageEditor';
 import { BlockElementView, TokenLeaf } from '../renderers';
-import { useCodeDecorate } from './code/decorate';
+import { useCodeDecorate } from '../../../plugins/blocks/code/decorate';
 
 export const TEST_PAGE_ID = '11111111-2222-4333-8444-555555555555';
 

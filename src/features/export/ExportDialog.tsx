@@ -2,7 +2,7 @@ import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { ExportFormat, WireExportJob } from '../../../schema/exportJob';
 import { EXPORT_FORMATS } from '../../../schema/exportJob';
-import { formatFileSize } from '../../../schema/blocks/file';
+import { formatFileSize } from '../../../plugins/blocks/file/block';
 import { rateLimitMessage } from '../../app/errors';
 import { Button } from '../../ui/Button';
 import { Dialog } from '../../ui/Dialog';

@@ -1,5 +1,5 @@
 import { Element, type NodeEntry, type Range } from 'slate';
-import { blockPoints } from '../../editor/blocks/code/decorate';
+import { blockPoints } from '../../../plugins/blocks/code/decorate';
 import type { DiffSpan } from './textChanges';
 
 /** A decoration of the version view: `diff` marks a run removed or added (read by TokenLeaf). */

@@ -1,7 +1,7 @@
 import { useEffect, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { WireBlock } from '../../../schema/block';
-import type { EmbedData } from '../../../schema/blocks/embed';
+import type { EmbedData } from '../../../plugins/blocks/embed/block';
 import type { WireElement } from '../../../schema/element';
 import { newId } from '../../../schema/ids';
 import { channels, REALTIME_EVENTS } from '../../../schema/realtime';

@@ -1,4 +1,4 @@
-import { embedUrlSchema } from '../../../schema/blocks/embed';
+import { embedUrlSchema } from '../../../plugins/blocks/embed/block';
 
 /*
  * The address an Iframe page shows (docs/web-app.md, «Iframe pages»). Any http(s) page may be

@@ -2,7 +2,7 @@ import { lazy, Suspense, useCallback, useEffect, useRef, useState } from 'react'
 import type { BaseRange } from 'slate';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useParams } from 'react-router-dom';
-import { pagePath } from '../../../schema/blocks/document';
+import { pagePath } from '../../../plugins/blocks/document/block';
 import type { WireBlock } from '../../../schema/block';
 import { holdsDatabase, type WireElement } from '../../../schema/element';
 import { canEdit, canShare } from '../../../schema/policies/page';

@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLocation, useNavigate } from 'react-router-dom';
-import { pagePath } from '../../../../schema/blocks/document';
+import { pagePath } from '../../../../plugins/blocks/document/block';
 import { useAppSelector } from '../../../app/store';
 import { Button } from '../../../ui/Button';
 import { fetchPage, selectPageById } from '../../pages/pagesSlice';

@@ -1,0 +1,16 @@
+import type { BlockElementBase } from '../../../schema/slate';
+import { textLikeBlock, type BlockDefinition, type TextData } from '../../../schema/blocks/definition';
+
+/** A quote, or a bulleted list item: tokens only. */
+export interface QuoteElement extends BlockElementBase {
+  type: 'quoteBlock';
+}
+
+/** A quote: tokens; `"`, `|` or `>` (markdown) then a space at the start of a text block make one. */
+export const quoteBlock: BlockDefinition<'quote', TextData, QuoteElement> = {
+  ...textLikeBlock('quote', 'quoteBlock', ['"', '|', '>']),
+  html: {
+    serialize: (_data, content) => `<blockquote>${content}</blockquote>`,
+    parse: [{ selector: 'blockquote', read: (_element, tokens) => ({ tokens }) }],
+  },
+};

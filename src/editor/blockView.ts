@@ -1,0 +1,22 @@
+/**
+ * What a block type's view (plugins/blocks/<type>/View.tsx) may use of the editor: one module, so
+ * a view does not reach into the editor's files (docs/plugins.md «A block type's view»).
+ *
+ * A view is a React component given Slate's RenderElementProps. It spreads `attributes` on its
+ * root, gives the root `blockRootProps(element, classes)` (nesting, ids and selection are then
+ * drawn as for every block), renders `children` (for a void block: inside its root, hidden) and
+ * wraps what is not editable text in `contentEditable={false}`. Its file exports `blockViews`,
+ * the view of each element type it draws; the editor finds it by the folder (src/editor/blocks/index.ts).
+ */
+import type { ComponentType } from 'react';
+import type { RenderElementProps } from 'slate-react';
+import type { SlateElement } from '../../schema/slate';
+
+export type BlockView = ComponentType<RenderElementProps>;
+/** The views a View.tsx exports: element type → component. */
+export type BlockViews = Partial<Record<SlateElement['type'], BlockView>>;
+
+export { blockRootProps } from './renderers';
+export { editorT, isEmptyBlock } from './blocks/textBlockParts';
+export { AlignButtons, ScaledBox, UploadPanel, stopKeys, useSetBlockFields } from './blocks/mediaParts';
+export { editorPageId } from './upload';
