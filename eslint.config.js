@@ -12,10 +12,11 @@ import tseslint from 'typescript-eslint';
  * the same lines (tsconfig.*.json); this rule also names the offending import.
  */
 const FORBIDDEN = {
-  schema: ['server', 'src', 'plugins'],
-  server: ['src', 'plugins'],
+  schema: ['server', 'src', 'plugins', 'examples'],
+  server: ['src', 'plugins', 'examples'],
   src: ['server'],
   plugins: ['server'],
+  examples: ['server'],
 };
 /** The imports across a line that are allowed, by file: each is a reason, not a habit. */
 const ALLOWED = {
@@ -48,10 +49,10 @@ const NODE_MODULES = builtinModules
   .map((name) => ({ name, message: NO_NODE_MESSAGE }));
 const TEST_HELPERS = ['schema/blocks/htmlTestUtil.ts', 'src/features/database/fakeDatabaseServer.ts', 'src/features/database/mountDatabase.tsx'];
 /**
- * A block type's definition (plugins/blocks/<type>/block.ts) is schema, wherever its folder is:
+ * A block type's definition (plugins/blocks/<type>/block.ts, examples/blocks/<type>/block.ts) is schema, wherever its folder is:
  * whoever may import schema/ may import it (its folder's other files are the web app's).
  */
-const bannedTop = (top) => (top === 'plugins' ? 'plugins(?!/blocks/[^/]+/block$)' : top);
+const bannedTop = (top) => (top === 'plugins' || top === 'examples' ? `${top}(?!/blocks/[^/]+/block$)` : top);
 const escape = (text) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 const boundaryRules = [];
 for (const [top, banned] of Object.entries(FORBIDDEN)) {
@@ -88,7 +89,7 @@ for (const [top, banned] of Object.entries(FORBIDDEN)) {
  */
 boundaryRules.push(
   {
-    files: ['plugins/blocks/*/block.ts'],
+    files: ['{plugins,examples}/blocks/*/block.ts'],
     rules: {
       'no-restricted-imports': [
         'error',
@@ -100,8 +101,8 @@ boundaryRules.push(
     },
   },
   {
-    files: ['plugins/blocks/*/*.{ts,tsx}'],
-    ignores: ['plugins/blocks/*/block.ts', 'plugins/blocks/*/*.test.{ts,tsx}'],
+    files: ['{plugins,examples}/blocks/*/*.{ts,tsx}'],
+    ignores: ['{plugins,examples}/blocks/*/block.ts', '{plugins,examples}/blocks/*/*.test.{ts,tsx}'],
     rules: {
       'no-restricted-imports': [
         'error',
@@ -115,7 +116,7 @@ boundaryRules.push(
 );
 /** Node's globals, likewise (TypeScript cannot hold this line for src/: @types/papaparse brings Node's types in). */
 const noNodeGlobals = {
-  files: ['schema/**/*.{ts,tsx}', 'src/**/*.{ts,tsx}', 'plugins/**/*.{ts,tsx}'],
+  files: ['schema/**/*.{ts,tsx}', 'src/**/*.{ts,tsx}', 'plugins/**/*.{ts,tsx}', 'examples/**/*.{ts,tsx}'],
   ignores: ['**/*.test.{ts,tsx}', ...TEST_HELPERS],
   rules: {
     'no-restricted-globals': [
@@ -137,7 +138,7 @@ export default tseslint.config(
     },
   },
   {
-    files: ['src/**/*.{ts,tsx}', 'plugins/**/*.{ts,tsx}'],
+    files: ['src/**/*.{ts,tsx}', 'plugins/**/*.{ts,tsx}', 'examples/**/*.{ts,tsx}'],
     plugins: { 'react-hooks': reactHooks },
     rules: {
       'react-hooks/rules-of-hooks': 'error',

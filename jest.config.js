@@ -43,7 +43,7 @@ const integration = (name) => ({
   ...base,
   displayName: name,
   testEnvironment: 'node',
-  testMatch: ['<rootDir>/server/**/*.int.test.ts'],
+  testMatch: ['<rootDir>/{server,examples}/**/*.int.test.ts'],
   // Read by test/helpers/testApp.ts to pick the database of this project.
   globals: { __TEST_DB__: name },
   globalSetup: `<rootDir>/test/helpers/${name}GlobalSetup.mjs`,
@@ -65,15 +65,15 @@ export default {
       ...base,
       displayName: 'unit',
       testEnvironment: 'node',
-      testMatch: ['<rootDir>/{schema,plugins,server}/**/*.test.ts'],
-      testPathIgnorePatterns: ['\\.int\\.test\\.ts$'],
+      testMatch: ['<rootDir>/{schema,plugins,server,examples}/**/*.test.ts'],
+      testPathIgnorePatterns: ['\\.int\\.test\\.ts$', '\\.e2e\\.test\\.ts$'],
     },
     {
       ...base,
       displayName: 'web',
       testEnvironment: 'jsdom',
-      // A block type's view tests live in its folder (plugins/blocks/<type>/, docs/plugins.md).
-      testMatch: ['<rootDir>/src/**/*.test.{ts,tsx}', '<rootDir>/plugins/blocks/**/*.test.tsx'],
+      // A block type's view tests live in its folder (plugins/blocks/<type>/, examples/blocks/<type>/; docs/plugins.md).
+      testMatch: ['<rootDir>/src/**/*.test.{ts,tsx}', '<rootDir>/{plugins,examples}/blocks/**/*.test.tsx'],
       setupFiles: ['<rootDir>/test/helpers/jsdomSetup.ts'],
     },
     integration('sqlite'),
@@ -82,7 +82,7 @@ export default {
       ...base,
       displayName: 'e2e',
       testEnvironment: 'node',
-      testMatch: ['<rootDir>/test/e2e/**/*.e2e.test.ts'],
+      testMatch: ['<rootDir>/test/e2e/**/*.e2e.test.ts', '<rootDir>/examples/**/*.e2e.test.ts'],
     },
   ],
 };

@@ -1,22 +1,13 @@
 import { Editor, Element, Node, Path, Range, Transforms, type BaseRange } from 'slate';
 import { HistoryEditor } from 'slate-history';
+import { REGISTERED_BLOCKS } from '../../schema/blocks';
 import { isPageLink, pageHref, PAGE_LINK_TEXT, type TokenMarks } from '../../schema/token';
 
 /** The longest text typed after `[[` or `@` that is still taken as a search (then it is text). */
 export const PAGE_QUERY_MAX = 60;
 
-/** Text blocks a page link may go in: not the title, not code, not table cells. */
-const LINKABLE = new Set([
-  'textBlock',
-  'heading1Block',
-  'heading2Block',
-  'heading3Block',
-  'quoteBlock',
-  'bulletListBlock',
-  'orderedListBlock',
-  'checkboxBlock',
-  'calloutBlock',
-]);
+/** Text blocks a page link may go in (their definitions' `editing.pageLinks`): not the title, not code, not table cells. */
+const LINKABLE: ReadonlySet<string> = new Set(REGISTERED_BLOCKS.filter((d) => d.editing?.pageLinks).map((d) => d.slateType));
 
 export interface PageLinkQuery {
   /** What was typed: `[[` or `@`. */

@@ -1,4 +1,5 @@
 import { Editor, Element, Node, Range, Transforms, type Operation, type Path } from 'slate';
+import { REGISTERED_BLOCKS, definitionForSlateType, type BlockEditing } from '../../schema/blocks';
 import { depthOf, type BlockElement, type BlockElementType } from '../../schema/slate';
 import { newId } from '../../schema/ids';
 import { blockAt } from '../queries';
@@ -15,11 +16,23 @@ import type { KeyPress } from '../types';
  * outdents it.
  */
 
-const LIST_TYPES: ReadonlySet<BlockElementType> = new Set(['bulletListBlock', 'orderedListBlock', 'checkboxBlock'] as BlockElementType[]);
-/** Types whose Enter continues with a plain paragraph (lists continue as lists, code has its own rule). */
-const CONTINUE_AS_TEXT: ReadonlySet<BlockElementType> = new Set(['quoteBlock', 'calloutBlock'] as BlockElementType[]);
+/** What Enter does in each type that says (its definition's `editing.enter`; code has its own rule). */
+const ENTER: ReadonlyMap<string, NonNullable<BlockEditing['enter']>> = new Map(
+  REGISTERED_BLOCKS.flatMap((d) => (d.editing?.enter ? [[d.slateType, d.editing.enter] as const] : [])),
+);
 /** Types that Backspace at their start turns into text. */
-const TO_TEXT_ON_BACKSPACE: ReadonlySet<BlockElementType> = new Set([...LIST_TYPES, 'quoteBlock'] as BlockElementType[]);
+const TO_TEXT_ON_BACKSPACE: ReadonlySet<string> = new Set(REGISTERED_BLOCKS.filter((d) => d.editing?.backspaceToText).map((d) => d.slateType));
+const isListType = (type: string) => ENTER.get(type) === 'sameType';
+
+/** The fields a new block of the type starts with (its default data's), for a list's next item. */
+function defaultFieldsOf(type: string): Record<string, unknown> {
+  const definition = definitionForSlateType(type);
+  if (!definition?.defaultData) return {};
+  const { children: _children, ...fields } = definition.toSlateFields(definition.defaultData()) as Record<string, unknown>;
+  return fields;
+}
+/** Fields every element has, which a type's defaults do not touch. */
+const ELEMENT_FIELDS = new Set(['type', 'uid', 'version', 'depth', 'children']);
 
 export { depthOf };
 
@@ -152,7 +165,7 @@ export function withStructure<E extends Editor & { handleKey(event: KeyPress): b
 
   editor.insertBreak = () => {
     const caret = caretBlock(editor);
-    if (caret && !editor.isVoid(caret.block) && Node.string(caret.block) === '' && (LIST_TYPES.has(caret.block.type) || depthOf(caret.block) > 0)) {
+    if (caret && !editor.isVoid(caret.block) && Node.string(caret.block) === '' && (isListType(caret.block.type) || depthOf(caret.block) > 0)) {
       // An empty item: Enter ends the list here — one level up, or plain text at the top level.
       if (depthOf(caret.block) > 0) outdentBlock(editor, caret.index);
       else convertBlock(editor, [caret.index], 'textBlock' as BlockElementType);
@@ -162,20 +175,24 @@ export function withStructure<E extends Editor & { handleKey(event: KeyPress): b
     insertBreak();
     const after = caretBlock(editor);
     if (!before || !after || after.index !== before.index + 1) return;
-    const fresh = after.block as BlockElement & { checked?: boolean; forcedOrder?: number };
-    if (LIST_TYPES.has(before.block.type)) {
-      // The new block of a split continues the list: unchecked, and counting on.
-      if (fresh.checked) Transforms.setNodes<BlockElement>(editor, { checked: false } as Partial<BlockElement>, { at: [after.index] });
-      if (fresh.forcedOrder !== undefined) Transforms.unsetNodes(editor, 'forcedOrder', { at: [after.index] });
+    const fresh = after.block as BlockElement & Record<string, unknown>;
+    const enter = ENTER.get(before.block.type);
+    if (enter === 'sameType') {
+      // The new block of a split continues the list with the type's default fields: unchecked, counting on.
+      const defaults = defaultFieldsOf(fresh.type);
+      const stale = Object.keys(fresh).filter((key) => !ELEMENT_FIELDS.has(key) && !(key in defaults));
+      const changed = Object.fromEntries(Object.entries(defaults).filter(([key, value]) => fresh[key] !== value));
+      if (Object.keys(changed).length > 0) Transforms.setNodes<BlockElement>(editor, changed as Partial<BlockElement>, { at: [after.index] });
+      if (stale.length > 0) Transforms.unsetNodes(editor, stale, { at: [after.index] });
       return;
     }
-    if (before.block.type === 'calloutBlock') {
+    if (enter === 'textInside') {
       // Writing on from a callout goes inside it: a paragraph one level down.
       convertBlock(editor, [after.index], 'textBlock' as BlockElementType);
       Transforms.setNodes<BlockElement>(editor, { depth: depthOf(before.block) + 1 }, { at: [after.index] });
       return;
     }
-    if (fresh.type !== 'textBlock' && CONTINUE_AS_TEXT.has(fresh.type)) convertBlock(editor, [after.index], 'textBlock' as BlockElementType);
+    if (enter === 'text' && fresh.type !== 'textBlock') convertBlock(editor, [after.index], 'textBlock' as BlockElementType);
   };
 
   editor.deleteBackward = (unit) => {

@@ -45,11 +45,19 @@ export interface BlockDefinition<WireType extends string = string, Data = unknow
   defaultData?(): Data;
   /** A void element has no editable text: its one empty text child is a placeholder for Slate. */
   isVoid: boolean;
+  /** How the editor's keys treat a block of the type that has text (absent: Slate's own, below). */
+  editing?: BlockEditing;
   /**
    * Copy and paste as HTML (schema/html.ts has the token helpers). Optional while a type has no
    * HTML form (databases); every content block type has one.
    */
   html?: BlockHtml<Data>;
+  /**
+   * Its Markdown in an export (server/export/markdown.ts): the block's lines, its children left
+   * out (they are indented under it). Without it a block with tokens is its text, one without
+   * none is left out (the JSON export keeps every type whole).
+   */
+  markdown?: BlockMarkdown<Data>;
   /**
    * How this type's data changed shape, oldest first (schema/blocks/versions.ts): the data of a
    * type is at version 1 + the number of steps; step N takes version N's data to version N + 1.
@@ -66,6 +74,24 @@ export interface BlockDefinition<WireType extends string = string, Data = unknow
 export type ElementOf<D> = D extends { toWireData(element: infer E): unknown } ? E : never;
 /** The wire data of a definition's type. */
 export type DataOf<D> = D extends { canonicalize(data: infer Data): unknown } ? Data : never;
+
+/**
+ * The editor's keys in a block with text (plugins/withStructure, plugins/withPageLinks). Without
+ * `enter`, Enter splits the block into two of its type, its fields copied to the second.
+ */
+export interface BlockEditing {
+  /**
+   * Enter: `sameType` — the next block is another of the type with its default fields (a list's
+   * next item, unchecked, counting on), and Enter in an empty one ends the list (one level up,
+   * or text at the top level); `text` — a text block follows; `textInside` — a text block follows
+   * one level down, inside it (a callout).
+   */
+  enter?: 'sameType' | 'text' | 'textInside';
+  /** Backspace at its start makes it a text block (lists, quotes). */
+  backspaceToText?: boolean;
+  /** Page links (`[[`, `@`) may be typed in its text. */
+  pageLinks?: boolean;
+}
 
 /** A named step that takes one block type's data from one version of its shape to the next. */
 export interface BlockUpgrade {
@@ -84,6 +110,37 @@ export interface BlockUpgrade {
 export interface BlockHtml<Data> {
   serialize(data: Data, content: string): string;
   parse: readonly { selector: string; read(element: Element, tokens: Token[]): Data | null }[];
+}
+
+/**
+ * A block type's Markdown: `serialize` writes its lines with the export's helpers; `list` makes
+ * it a list item (no blank line between items of one list; `numbered` items are counted).
+ */
+export interface BlockMarkdown<Data> {
+  serialize(data: Data, context: MarkdownContext): string[];
+  list?: 'bullet' | 'numbered';
+  /** A numbered item that starts its count anew at this number (else its run's next). */
+  startsAt?(data: Data): number | undefined;
+}
+
+/** What a block's Markdown may use of the export it is written into. */
+export interface MarkdownContext {
+  /** Tokens as inline Markdown (a line break is a `\` line end; page links by their paths in the export). */
+  inline(tokens: readonly Token[]): string;
+  /** The same inside a table's cell or another line-start-free place. */
+  inlineMidLine(tokens: readonly Token[]): string;
+  /** A file's address in the export (encoded for a link). */
+  file(fileId: string, name: string): string;
+  /** A page's path in the export (as is: `address` encodes it for a link), or null when the page is not in it. */
+  page(pageId: string): string | null;
+  /** A path as a link's address (`%`, spaces and parentheses encoded). */
+  address(path: string): string;
+  /** The block's number in its run of numbered list items (1 for the first). */
+  number: number;
+  /** The block's id. */
+  blockId: string;
+  /** What a database block reads as in this export (its first view as a table, a link to its CSV), or nothing. */
+  database(blockId: string): string[];
 }
 
 /** What an element holds besides type, uid, version and depth (for a union of elements: for each). */
@@ -116,6 +173,7 @@ export function textLikeBlock<W extends string, T extends string>(
     dataSchema: textDataSchema,
     shortcuts,
     isVoid: false,
+    editing: { pageLinks: true },
     defaultData: () => ({ tokens: [] }),
     canonicalize: (data) => ({ ...data, tokens: canonicalTokens(data.tokens) }),
     toSlateFields: (data) => ({ children: tokensToChildren(data.tokens) }),

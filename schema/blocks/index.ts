@@ -15,6 +15,7 @@ import { orderedListBlock } from '../../plugins/blocks/orderedList/block';
 import { quoteBlock } from '../../plugins/blocks/quote/block';
 import { tableBlock } from '../../plugins/blocks/table/block';
 import { textBlock } from '../../plugins/blocks/text/block';
+import { progressBlock } from '../../examples/blocks/progress/block';
 
 /**
  * Every block type the product knows, in one list: the registry. A block type is a folder under
@@ -43,6 +44,8 @@ export const BLOCK_DEFINITIONS = [
   calloutBlock,
   dividerBlock,
   latexBlock,
+  // The worked example of a plugin outside the core folders (docs/plugins.md «A worked example»).
+  progressBlock,
 ] as const;
 
 /** The data of every block type (one member per type), as on the wire. */
@@ -103,3 +106,4 @@ export * from '../../plugins/blocks/orderedList/block';
 export * from '../../plugins/blocks/quote/block';
 export * from '../../plugins/blocks/table/block';
 export * from '../../plugins/blocks/text/block';
+export * from '../../examples/blocks/progress/block';

@@ -26,11 +26,11 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 /** Where the built server is; `node dist-server/main.mjs` starts it. */
 export const SERVER_BUNDLE = path.join(ROOT, 'dist-server', 'main.mjs');
-const SERVER_SOURCES = ['server', 'schema', 'plugins', 'package.json', 'package-lock.json'];
+const SERVER_SOURCES = ['server', 'schema', 'plugins', 'examples', 'package.json', 'package-lock.json'];
 const WEB_INDEX = path.join(ROOT, 'dist', 'index.html');
 /** The page's top as the server draws it (src/ssr/pageTop.tsx, server/web/serverTop.ts): an SSR build beside the web app's. */
 const PAGE_TOP = path.join(ROOT, 'dist-ssr', 'pageTop.mjs');
-const WEB_SOURCES = ['src', 'schema', 'plugins', 'vite.config.ts', 'server/web/precompress.ts', 'package.json'];
+const WEB_SOURCES = ['src', 'schema', 'plugins', 'examples', 'vite.config.ts', 'server/web/precompress.ts', 'package.json'];
 
 function newestMtime(entry) {
   const stat = fs.statSync(entry);

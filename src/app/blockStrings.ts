@@ -7,7 +7,7 @@
  */
 type Strings = Record<string, unknown>;
 
-const FILES = import.meta.glob<Strings>('../../plugins/blocks/*/ru.json', { eager: true, import: 'default' });
+const FILES = import.meta.glob<Strings>(['../../plugins/blocks/*/ru.json', '../../examples/blocks/*/ru.json'], { eager: true, import: 'default' });
 
 /** Each block type folder's strings, by folder name. */
 export const BLOCK_STRINGS: Readonly<Record<string, Strings>> = Object.fromEntries(

@@ -1,10 +1,11 @@
 import type { ReactNode } from 'react';
 import { FileIcon, Icon, ImageIcon, PageIcon, SparklesIcon } from '../ui/icons';
+import { BLOCK_ICONS } from './blocks';
 
 /*
  * The slash menu's pictures of block types (issue 36 §2): line icons in currentColor like the
  * rest of the app (src/ui/icons.tsx), one per type the menu offers; the headings and plain text
- * show their letters.
+ * show their letters. A block type's folder may give its own (`blockIcons` in its View.tsx).
  */
 
 const Letters = ({ text, size = 15 }: { text: string; size?: number }) => (
@@ -93,5 +94,5 @@ const ICONS: Record<string, () => ReactNode> = {
 /** The picture of a slash menu item: its block type's (or the database's second name's), the AI's sparkles. */
 export function slashItemIcon(key: string): ReactNode {
   if (key === 'generate' || key === 'continue') return <SparklesIcon />;
-  return (ICONS[key] ?? ICONS.text)();
+  return (ICONS[key] ?? BLOCK_ICONS[key] ?? ICONS.text)();
 }

@@ -8,13 +8,17 @@
  * wraps what is not editable text in `contentEditable={false}`. Its file exports `blockViews`,
  * the view of each element type it draws; the editor finds it by the folder (src/editor/blocks/index.ts).
  */
-import type { ComponentType } from 'react';
+import type { ComponentType, ReactNode } from 'react';
 import type { RenderElementProps } from 'slate-react';
 import type { SlateElement } from '../../schema/slate';
 
 export type BlockView = ComponentType<RenderElementProps>;
 /** The views a View.tsx exports: element type → component. */
 export type BlockViews = Partial<Record<SlateElement['type'], BlockView>>;
+/** The slash menu's pictures a View.tsx may export: wire type → a 24×24 line icon (`Icon` of src/ui/icons.tsx, in currentColor). */
+export type BlockIcons = Readonly<Record<string, () => ReactNode>>;
+
+export { Icon } from '../ui/icons';
 
 export { blockRootProps } from './renderers';
 export { editorT, isEmptyBlock } from './blocks/textBlockParts';

@@ -13,7 +13,9 @@ const fs = require('node:fs');
 const path = require('node:path');
 const { createTransformer: createSwc } = require('@swc/jest');
 
-const GLOB = /import\.meta\.glob(?:<[^>(]*>)?\(\s*(['"])([^'"]+)\1\s*,\s*\{([^}]*)\}\s*\)/g;
+/** `import.meta.glob<…>(patterns, { options })`: patterns one string or an array of strings. */
+const GLOB = /import\.meta\.glob(?:<[^>(]*>)?\(\s*((?:'[^']+'|"[^"]+")|\[\s*(?:(?:'[^']+'|"[^"]+")\s*,?\s*)+\])\s*,\s*\{([^}]*)\}\s*,?\s*\)/g;
+const patternsOf = (text) => [...text.matchAll(/'([^']+)'|"([^"]+)"/g)].map((m) => m[1] ?? m[2]);
 
 /** The files a pattern matches, relative to `dir` as written in the pattern, sorted. */
 function expand(dir, pattern) {
@@ -36,24 +38,26 @@ function expand(dir, pattern) {
 }
 
 function rewrite(source, filename) {
-  if (!source.includes('import.meta.glob')) return { code: source, files: [] };
+  if (!/import\.meta\.glob\s*[<(]/.test(source)) return { code: source, files: [] };
   const dir = path.dirname(filename);
   const files = [];
-  const code = source.replace(GLOB, (_all, _quote, pattern, optionsText) => {
+  const code = source.replace(GLOB, (_all, patternsText, optionsText) => {
     if (!/\beager\s*:\s*true\b/.test(optionsText)) throw new Error(`globTransform: only eager globs are supported (${filename})`);
     const imported = /\bimport\s*:\s*(['"])(\w+)\1/.exec(optionsText)?.[2];
-    const entries = expand(dir, pattern).map((file) => {
-      files.push(file);
-      const key = file.startsWith('.') ? file : `./${file}`;
-      const required = `require(${JSON.stringify(key)})`;
-      // A JSON file's `default` is the file's value (require gives the value itself).
-      const value =
-        imported === undefined ? required : imported === 'default' && file.endsWith('.json') ? required : `${required}[${JSON.stringify(imported)}]`;
-      return `${JSON.stringify(key)}: ${value}`;
-    });
+    const entries = patternsOf(patternsText)
+      .flatMap((pattern) => expand(dir, pattern))
+      .map((file) => {
+        files.push(file);
+        const key = file.startsWith('.') ? file : `./${file}`;
+        const required = `require(${JSON.stringify(key)})`;
+        // A JSON file's `default` is the file's value (require gives the value itself).
+        const value =
+          imported === undefined ? required : imported === 'default' && file.endsWith('.json') ? required : `${required}[${JSON.stringify(imported)}]`;
+        return `${JSON.stringify(key)}: ${value}`;
+      });
     return `({ ${entries.join(', ')} })`;
   });
-  if (code.includes('import.meta.glob')) throw new Error(`globTransform: an import.meta.glob it cannot read (${filename})`);
+  if (/import\.meta\.glob\s*[<(]/.test(code)) throw new Error(`globTransform: an import.meta.glob it cannot read (${filename})`);
   return { code, files };
 }
 

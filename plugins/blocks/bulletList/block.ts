@@ -12,6 +12,8 @@ export interface BulletListElement extends BlockElementBase {
  */
 export const bulletListBlock: BlockDefinition<'bulletList', TextData, BulletListElement> = {
   ...textLikeBlock('bulletList', 'bulletListBlock', ['*', '-']),
+  editing: { enter: 'sameType', backspaceToText: true, pageLinks: true },
+  markdown: { serialize: (data, md) => [`- ${md.inline(data.tokens)}`], list: 'bullet' },
   html: {
     serialize: (_data, content) => `<ul><li>${content}</li></ul>`,
     parse: [

@@ -1,8 +1,7 @@
-import type { BlockElementBase } from '../../../schema/slate';
+import type { BlockElementBase, SlateText } from '../../../schema/slate';
 import { z } from 'zod';
 import { escapeHtml } from '../../../schema/html';
 import { canonicalTokens, tokensSchema } from '../../../schema/token';
-import type { SlateText } from '../../../schema/slate';
 import { childrenToTokens, tokensToChildren, type BlockDefinition } from '../../../schema/blocks/definition';
 
 /** A callout; absent `icon` is the default one. */
@@ -28,6 +27,7 @@ export const calloutBlock: BlockDefinition<'callout', CalloutData, CalloutElemen
   dataSchema: calloutDataSchema,
   shortcuts: ['/callout'],
   isVoid: false,
+  editing: { enter: 'textInside', pageLinks: true },
   defaultData: () => ({ tokens: [], icon: DEFAULT_CALLOUT_ICON }),
   canonicalize: (data) => ({ ...data, tokens: canonicalTokens(data.tokens) }),
   toSlateFields: (data) => ({ children: tokensToChildren(data.tokens), icon: data.icon }),
@@ -36,6 +36,13 @@ export const calloutBlock: BlockDefinition<'callout', CalloutData, CalloutElemen
     tokens: childrenToTokens(element.children as SlateText[]),
     icon: (element.type === 'calloutBlock' && element.icon) || DEFAULT_CALLOUT_ICON,
   }),
+  markdown: {
+    serialize: (data, md) =>
+      md
+        .inline(data.tokens)
+        .split('\n')
+        .map((line, i) => `> ${i === 0 && data.icon ? `${data.icon} ` : ''}${line}`),
+  },
   html: {
     serialize: (data, content) => `<aside data-callout="${escapeHtml(data.icon)}"><span data-callout-icon>${escapeHtml(data.icon)}</span> ${content}</aside>`,
     parse: [

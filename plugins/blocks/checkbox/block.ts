@@ -1,7 +1,6 @@
-import type { BlockElementBase } from '../../../schema/slate';
+import type { BlockElementBase, SlateText } from '../../../schema/slate';
 import { z } from 'zod';
 import { canonicalTokens, tokensSchema } from '../../../schema/token';
-import type { SlateText } from '../../../schema/slate';
 import { childrenToTokens, tokensToChildren, type BlockDefinition } from '../../../schema/blocks/definition';
 
 /** A to-do item; absent `checked` (a block just turned into one) is unchecked. */
@@ -22,6 +21,7 @@ export const checkboxBlock: BlockDefinition<'checkbox', CheckboxData, CheckboxEl
   dataSchema: checkboxDataSchema,
   shortcuts: ['[]', '[ ]'],
   isVoid: false,
+  editing: { enter: 'sameType', backspaceToText: true, pageLinks: true },
   defaultData: () => ({ tokens: [], checked: false }),
   canonicalize: (data) => ({ ...data, tokens: canonicalTokens(data.tokens) }),
   toSlateFields: (data) => ({ children: tokensToChildren(data.tokens), checked: data.checked }),
@@ -30,6 +30,7 @@ export const checkboxBlock: BlockDefinition<'checkbox', CheckboxData, CheckboxEl
     tokens: childrenToTokens(element.children as SlateText[]),
     checked: element.type === 'checkboxBlock' ? element.checked === true : false,
   }),
+  markdown: { serialize: (data, md) => [`- [${data.checked ? 'x' : ' '}] ${md.inline(data.tokens)}`], list: 'bullet' },
   html: {
     serialize: (data, content) => `<ul><li><input type="checkbox"${data.checked ? ' checked' : ''} disabled> ${content}</li></ul>`,
     parse: [

@@ -1,8 +1,7 @@
-import type { BlockElementBase } from '../../../schema/slate';
+import type { BlockElementBase, SlateText } from '../../../schema/slate';
 import { z } from 'zod';
 import { escapeHtml } from '../../../schema/html';
 import { tokensSchema, tokensText, type Token } from '../../../schema/token';
-import type { SlateText } from '../../../schema/slate';
 import type { BlockDefinition } from '../../../schema/blocks/definition';
 
 /** Code: plain text with "\n" line breaks; absent `language` is the default one. */
@@ -110,6 +109,15 @@ export const codeBlock: BlockDefinition<'code', CodeData, CodeElement> = {
   toWireData: (element) => {
     const language = element.type === 'codeBlock' ? element.language : undefined;
     return { tokens: plainCodeTokens(element.children as SlateText[]), language: language && isCodeLanguage(language) ? language : DEFAULT_CODE_LANGUAGE };
+  },
+  markdown: {
+    // A fence longer than any run of backticks in the code.
+    serialize: (data) => {
+      const code = data.tokens.map((t) => t.text).join('');
+      const longest = Math.max(2, ...(code.match(/`+/g) ?? []).map((run) => run.length));
+      const fence = '`'.repeat(longest + 1);
+      return [`${fence}${data.language !== 'plain' ? data.language : ''}`, ...code.split('\n'), fence];
+    },
   },
   html: {
     serialize: (data) => `<pre><code class="language-${data.language}">${escapeHtml(tokensText(data.tokens))}</code></pre>`,

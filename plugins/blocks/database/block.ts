@@ -46,6 +46,8 @@ export const databaseBlock: BlockDefinition<'database', DatabaseData, DatabaseEl
   shortcuts: [],
   isVoid: true,
   canonicalize: (data) => data,
+  // Its first view as a table and a link to its CSV, as the export writes them (server/export/pageExport.ts).
+  markdown: { serialize: (_data, md) => md.database(md.blockId) },
   toSlateFields: (data) => ({ children: [{ text: '' }], config: copyConfig(data.config), view: copyView(data.view), ...aboutOf(data) }),
   toWireData: (element) => ({ config: copyConfig(element.config), view: copyView(element.view), ...aboutOf(element) }),
 };

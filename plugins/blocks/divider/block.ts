@@ -21,6 +21,7 @@ export const dividerBlock: BlockDefinition<'divider', DividerData, DividerElemen
   canonicalize: () => ({}),
   toSlateFields: () => ({ children: [{ text: '' }] }),
   toWireData: () => ({}),
+  markdown: { serialize: () => ['---'] },
   html: {
     serialize: () => '<hr>',
     parse: [{ selector: 'hr', read: () => ({}) }],

@@ -2,6 +2,7 @@ import type { BlockElementBase } from '../../../schema/slate';
 import { z } from 'zod';
 import { escapeHtml } from '../../../schema/html';
 import type { BlockDefinition } from '../../../schema/blocks/definition';
+import { escapeMarkdown } from '../../../schema/markdown/write';
 
 /** A child page shown as a block (void); the block keeps a uuid id, the page id is pageId. */
 export interface DocumentElement extends BlockElementBase {
@@ -34,6 +35,13 @@ export const documentBlock: BlockDefinition<'document', DocumentData, DocumentEl
   toWireData: (element) => {
     if (element.type !== 'documentBlock') throw new Error(`${element.type} is not a document element`);
     return { pageId: element.pageId };
+  },
+  markdown: {
+    // A link to the subpage's file, named by it (the export names files by their pages' titles).
+    serialize: (data, md) => {
+      const target = md.page(data.pageId);
+      return target ? [`[↗ ${escapeMarkdown(target.replace(/^.*\//, '').replace(/\.md$/, ''))}](${md.address(target)})`] : [];
+    },
   },
   html: {
     serialize: (data) => `<a href="${escapeHtml(pagePath(data.pageId))}" data-page-id="${escapeHtml(data.pageId)}">${escapeHtml(pagePath(data.pageId))}</a>`,

@@ -208,6 +208,7 @@ export const embedBlock: BlockDefinition<'embed', EmbedData, EmbedElement> = {
     if (element.type !== 'embedBlock') throw new Error(`${element.type} is not an embed element`);
     return copyEmbed(element);
   },
+  markdown: { serialize: (data) => (data.url ? [`<${data.url}>`] : []) },
   html: {
     serialize: (data) => {
       if (!data.url) return '';

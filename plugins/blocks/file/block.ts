@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { escapeHtml } from '../../../schema/html';
 import { MIME_TYPE_PATTERN } from '../../../schema/file';
 import type { BlockDefinition } from '../../../schema/blocks/definition';
+import { escapeMarkdown } from '../../../schema/markdown/write';
 
 /** A file (void): its uploaded file, or null while empty or uploading. */
 export interface FileElement extends BlockElementBase, FileData {
@@ -87,6 +88,9 @@ export const fileBlock: BlockDefinition<'file', FileData, FileElement> = {
   toWireData: (element) => {
     if (element.type !== 'fileBlock') throw new Error(`${element.type} is not a file element`);
     return { remoteData: copyRemoteFile(element.remoteData) };
+  },
+  markdown: {
+    serialize: ({ remoteData }, md) => (remoteData ? [`[${escapeMarkdown(remoteData.title)}](${md.file(remoteData.fileId, remoteData.title)})`] : []),
   },
   html: {
     serialize: (data) => {

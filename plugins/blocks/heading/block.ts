@@ -1,9 +1,13 @@
 import type { BlockElementBase } from '../../../schema/slate';
 import { textLikeBlock, type BlockDefinition, type TextData } from '../../../schema/blocks/definition';
+import type { Token } from '../../../schema/token';
 
 export interface HeadingElement extends BlockElementBase {
   type: 'heading1Block' | 'heading2Block' | 'heading3Block';
 }
+
+/** A heading's text on one line (Markdown headings have one): its line breaks are spaces. */
+const oneLine = (tokens: readonly Token[]) => tokens.map((t) => ({ ...t, text: t.text.replace(/\n/g, ' ') }));
 
 function heading<W extends string>(
   wireType: W,
@@ -14,6 +18,7 @@ function heading<W extends string>(
 ): BlockDefinition<W, TextData, HeadingElement> {
   return {
     ...textLikeBlock(wireType, slateType, [shortcut]),
+    markdown: { serialize: (data, md) => [`${shortcut} ${md.inline(oneLine(data.tokens))}`] },
     html: {
       serialize: (_data, content) => `<${tag}>${content}</${tag}>`,
       parse: [{ selector: parseSelector, read: (_element, tokens) => ({ tokens }) }],

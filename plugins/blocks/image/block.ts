@@ -4,6 +4,7 @@ import { escapeHtml } from '../../../schema/html';
 import { isSafeHref, type Token } from '../../../schema/token';
 import type { BlockDefinition } from '../../../schema/blocks/definition';
 import { copyRemoteFile, fileUrl, readRemoteFileAttributes, remoteFileAttributes, remoteFileSchema } from '../file/block';
+import { escapeMarkdown } from '../../../schema/markdown/write';
 
 /** An image (void): its uploaded file, crop, scale and alignment live on the element (no upload state: src/editor/upload.ts). */
 export interface ImageElement extends BlockElementBase, ImageData {
@@ -85,6 +86,9 @@ export const imageBlock: BlockDefinition<'image', ImageData, ImageElement> = {
   toWireData: (element) => {
     if (element.type !== 'imageBlock') throw new Error(`${element.type} is not an image element`);
     return copyImage(element);
+  },
+  markdown: {
+    serialize: ({ remoteData }, md) => (remoteData ? [`![${escapeMarkdown(remoteData.title)}](${md.file(remoteData.fileId, remoteData.title)})`] : []),
   },
   html: {
     serialize: (data) => {

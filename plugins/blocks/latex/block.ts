@@ -25,6 +25,7 @@ export const latexBlock: BlockDefinition<'latex', LatexData, LatexElement> = {
   canonicalize: (data) => ({ formula: data.formula }),
   toSlateFields: (data) => ({ children: [{ text: '' }], formula: data.formula }),
   toWireData: (element) => ({ formula: element.type === 'latexBlock' ? (element.formula ?? '') : '' }),
+  markdown: { serialize: (data) => ['$$', data.formula, '$$'] },
   html: {
     serialize: (data) => `<div data-latex="${escapeHtml(data.formula)}">${escapeHtml(data.formula)}</div>`,
     parse: [

@@ -1,7 +1,6 @@
-import type { BlockElementBase } from '../../../schema/slate';
+import type { BlockElement, BlockElementBase, SlateText } from '../../../schema/slate';
 import { z } from 'zod';
 import { canonicalTokens, tokensSchema } from '../../../schema/token';
-import type { BlockElement, SlateText } from '../../../schema/slate';
 import { childrenToTokens, tokensToChildren, type BlockDefinition } from '../../../schema/blocks/definition';
 import { depthOf } from '../../../schema/slate';
 
@@ -66,6 +65,7 @@ export const orderedListBlock: BlockDefinition<'orderedList', OrderedListData, O
   dataSchema: orderedListDataSchema,
   shortcuts: [],
   isVoid: false,
+  editing: { enter: 'sameType', backspaceToText: true, pageLinks: true },
   defaultData: () => ({ tokens: [] }),
   canonicalize: (data) => ({ ...data, tokens: canonicalTokens(data.tokens) }),
   toSlateFields: (data) => ({
@@ -76,6 +76,7 @@ export const orderedListBlock: BlockDefinition<'orderedList', OrderedListData, O
     const forcedOrder = element.type === 'orderedListBlock' ? element.forcedOrder : undefined;
     return { tokens: childrenToTokens(element.children as SlateText[]), ...(forcedOrder !== undefined ? { forcedOrder } : {}) };
   },
+  markdown: { serialize: (data, md) => [`${md.number}. ${md.inline(data.tokens)}`], list: 'numbered', startsAt: (data) => data.forcedOrder },
   html: {
     serialize: (data, content) =>
       `<ol${data.forcedOrder !== undefined && data.forcedOrder !== 1 ? ` start="${data.forcedOrder}"` : ''}><li>${content}</li></ol>`,

@@ -9,6 +9,14 @@ export interface QuoteElement extends BlockElementBase {
 /** A quote: tokens; `"`, `|` or `>` (markdown) then a space at the start of a text block make one. */
 export const quoteBlock: BlockDefinition<'quote', TextData, QuoteElement> = {
   ...textLikeBlock('quote', 'quoteBlock', ['"', '|', '>']),
+  editing: { enter: 'text', backspaceToText: true, pageLinks: true },
+  markdown: {
+    serialize: (data, md) =>
+      md
+        .inline(data.tokens)
+        .split('\n')
+        .map((line) => `> ${line}`),
+  },
   html: {
     serialize: (_data, content) => `<blockquote>${content}</blockquote>`,
     parse: [{ selector: 'blockquote', read: (_element, tokens) => ({ tokens }) }],

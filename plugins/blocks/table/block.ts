@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { escapeHtml, htmlToTokens, tokensToHtml } from '../../../schema/html';
 import type { BlockElementBase, SlateText, TableCellElement, TableRowElement } from '../../../schema/slate';
 import { canonicalTokens, tokensSchema, type Token } from '../../../schema/token';
-import type { BlockDefinition } from '../../../schema/blocks/definition';
+import type { BlockDefinition, MarkdownContext } from '../../../schema/blocks/definition';
 
 /** A table: the one block with elements inside (rows of cells). */
 export interface TableElement extends Omit<BlockElementBase, 'children'> {
@@ -215,6 +215,21 @@ export function parseTableElement(table: Element): TableData | null {
   };
 }
 
+/** A table as a GitHub table: its first row is the header (Markdown tables have one). */
+function tableMarkdown(data: TableData, md: MarkdownContext): string[] {
+  const { columns, rows } = data.tableLayout;
+  if (columns === 0 || rows === 0) return [];
+  const cells: Token[][][] = Array.from({ length: rows }, () => Array.from({ length: columns }, () => [] as Token[]));
+  for (const token of data.tokens) {
+    const at = token.tableAddress;
+    if (at && at.y < rows && at.x < columns) cells[at.y][at.x].push(token);
+  }
+  // A cell's lines joined by `<br>`, its `|` escaped (it would end the cell).
+  const cellText = (cell: Token[]) => md.inlineMidLine(cell).replace(/\\\n/g, '<br>').replace(/\|/g, '\\|');
+  const line = (row: Token[][]) => `| ${row.map((cell) => cellText(cell) || ' ').join(' | ')} |`;
+  return [line(cells[0]), `|${' --- |'.repeat(columns)}`, ...cells.slice(1).map(line)];
+}
+
 /** The table block: a grid of text cells, with optional header row and column. */
 export const tableBlock: BlockDefinition<'table', TableData, TableElement> = {
   wireType: 'table',
@@ -223,6 +238,7 @@ export const tableBlock: BlockDefinition<'table', TableData, TableElement> = {
   shortcuts: ['/table'],
   isVoid: false,
   defaultData: defaultTableData,
+  markdown: { serialize: (data, md) => tableMarkdown(data, md) },
   html: {
     serialize: (data) => serializeTable(data),
     parse: [{ selector: 'table', read: (element) => parseTableElement(element) }],

@@ -11,6 +11,7 @@ export interface TextElement extends BlockElementBase {
  */
 export const textBlock: BlockDefinition<'text', TextData, TextElement> = {
   ...textLikeBlock('text', 'textBlock'),
+  markdown: { serialize: (data, md) => md.inline(data.tokens).split('\n') },
   html: {
     serialize: (_data, content) => `<p>${content}</p>`,
     parse: [{ selector: 'p, div:not([data-latex]):not([data-callout])', read: (_element, tokens) => ({ tokens }) }],
