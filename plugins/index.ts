@@ -9,6 +9,7 @@ import { withBlockSync, type BlockSyncHandlers } from './withBlockSync';
 import { withClipboard } from './withClipboard';
 import { withDatabaseGuard, type ConfirmDatabaseRemoval } from './withDatabaseGuard';
 import { withCodeBlocks } from './withCodeBlocks';
+import { withFolding } from './withFolding';
 import { withMarkdownShortcuts } from './withMarkdownShortcuts';
 import { withMarks } from './withMarks';
 import { withPageHeading } from './withPageHeading';
@@ -50,7 +51,9 @@ export function createWorkspaceEditor(sync?: BlockSyncHandlers, options: Workspa
   let editor = withPageLinks(
     withBlockActions(
       withMarks(
-        withUndoWindow(withMarkdownShortcuts(withCodeBlocks(withStructure(withPageHeading(withVoidBlocks(base)))), { orderedNumberAt: nextOrderedNumber })),
+        withUndoWindow(
+          withFolding(withMarkdownShortcuts(withCodeBlocks(withStructure(withPageHeading(withVoidBlocks(base)))), { orderedNumberAt: nextOrderedNumber })),
+        ),
       ),
     ),
   );
@@ -66,6 +69,7 @@ export * from './withBlockSync';
 export * from './withClipboard';
 export * from './withDatabaseGuard';
 export * from './withCodeBlocks';
+export * from './withFolding';
 export * from './withMarkdownShortcuts';
 export * from './withMarks';
 export * from './withUndoWindow';

@@ -50,6 +50,20 @@ export interface ClipboardData {
   setFragmentData(data: DataTransfer, originEvent?: 'drag' | 'copy' | 'cut'): void;
 }
 
+/** Whether each folding block (a toggle) is open, for the reader of this editor (plugins/withFolding). */
+export interface FoldState {
+  isOpen(uid: string): boolean;
+  /** Opens or closes a block; `made`: it has just been made (by this reader), not toggled. */
+  setOpen(uid: string, open: boolean, made?: boolean): void;
+  /** Calls `listener` when any block opens or closes; answers the unsubscribe. */
+  subscribe(listener: () => void): () => void;
+}
+
+export interface FoldingEditor {
+  /** The reader's open and closed folding blocks: a set in memory unless the app sets its own (src/editor/folding.ts). */
+  folds: FoldState;
+}
+
 /**
  * What rendering adds to the editor. Empty here: plugins/ are headless and import nothing of
  * slate-react (eslint.config.js). The web app renders the editor and merges slate-react's
@@ -59,7 +73,7 @@ export interface ClipboardData {
 // eslint-disable-next-line @typescript-eslint/no-empty-object-type
 export interface RenderedEditor {}
 
-export type WorkspaceEditor = BaseEditor & HistoryEditor & ClipboardData & KeyRules & PageCopies & PageLinkTitles & RenderedEditor;
+export type WorkspaceEditor = BaseEditor & HistoryEditor & ClipboardData & KeyRules & PageCopies & PageLinkTitles & FoldingEditor & RenderedEditor;
 
 declare module 'slate' {
   interface CustomTypes {

@@ -188,6 +188,10 @@ const DATA_ARBS: Record<BlockWireType, fc.Arbitrary<BlockData>> = {
   callout: fc.tuple(textDataArb, fc.constantFrom(...CALLOUT_ICONS)).map(([d, icon]) => ({ ...d, icon })),
   divider: fc.constant({}),
   latex: fc.string({ maxLength: 40 }).map((formula) => ({ formula })),
+  toggle: textDataArb,
+  toggleHeading1: textDataArb,
+  toggleHeading2: textDataArb,
+  toggleHeading3: textDataArb,
   progress: fc.tuple(textDataArb, fc.integer({ min: 0, max: 100 })).map(([d, value]) => ({ ...d, value })),
 };
 

@@ -17,6 +17,8 @@ export const ERROR_CODES = {
   tooManyAttempts: 'auth.too_many_attempts',
   blockVersionConflict: 'block.version_conflict',
   blockExists: 'block.already_exists',
+  /** A fold (`PUT block/{id}/fold`) of a block that is no toggle (docs/api/blocks.md «Toggle folds (per person)»): 422. */
+  blockNotAToggle: 'block.not_a_toggle',
   pageExists: 'page.already_exists',
   invalidEmail: 'auth.invalid_email',
   oauthDisabled: 'auth.oauth_disabled',

@@ -18,6 +18,7 @@ export type { CodeElement } from '../plugins/blocks/code/block';
 export type { CalloutElement } from '../plugins/blocks/callout/block';
 export type { DividerElement } from '../plugins/blocks/divider/block';
 export type { LatexElement } from '../plugins/blocks/latex/block';
+export type { ToggleElement } from '../plugins/blocks/toggle/block';
 export type { ProgressElement } from '../examples/blocks/progress/block';
 
 /**

@@ -16,6 +16,7 @@ import { textInputPlugin } from './plugins/textInput';
 import { aiRoutes } from './routes/ai';
 import { authRoutes } from './routes/auth';
 import { blockRoutes } from './routes/blocks';
+import { blockFoldRoutes } from './routes/blockFolds';
 import { databaseRoutes } from './routes/databases';
 import { databaseFormRoutes } from './routes/databaseForms';
 import { databaseTemplateRoutes } from './routes/databaseTemplates';
@@ -107,6 +108,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   const announcer = versionAnnouncer(app);
   await app.register(historyRoutes, { announcer });
   await app.register(blockRoutes, { config });
+  await app.register(blockFoldRoutes);
   await app.register(databaseRoutes, { limits: config.userLimits });
   await app.register(databaseFormRoutes, { limits: config.userLimits });
   await app.register(databaseTemplateRoutes);

@@ -161,7 +161,7 @@ describe('parseHtml: Notion', () => {
       '<ul id="2" class="toggle"><li><details open=""><summary>Раскрыть</summary><p id="3">Внутри</p></details></li></ul>';
     expect(shape(html)).toEqual([
       { type: 'calloutBlock', icon: '💡', children: [{ text: 'Совет дня' }] },
-      { type: 'textBlock', children: [{ text: 'Раскрыть' }] },
+      { type: 'toggleBlock', children: [{ text: 'Раскрыть' }] },
       { type: 'textBlock', children: [{ text: 'Внутри' }], depth: 1 },
     ]);
   });
@@ -255,7 +255,7 @@ describe('parseHtml: web pages', () => {
 
   test('a toggle: the summary is a block, its content nested under it; GitHub task lists are checkboxes', () => {
     expect(shape('<details><summary>Подробнее</summary><p>Скрытое</p></details><p>Дальше</p>')).toEqual([
-      { type: 'textBlock', children: [{ text: 'Подробнее' }] },
+      { type: 'toggleBlock', children: [{ text: 'Подробнее' }] },
       { type: 'textBlock', children: [{ text: 'Скрытое' }], depth: 1 },
       { type: 'textBlock', children: [{ text: 'Дальше' }] },
     ]);

@@ -172,12 +172,17 @@ class HtmlReader {
     this.walk(element, depth);
   }
 
-  /** A toggle (<details>, as Notion writes toggles): its summary is the block, the rest its children. */
+  /**
+   * A toggle (<details>, as we and Notion write toggles): its summary is the block — a toggle or
+   * a toggle heading, by the types' rules for <summary> (else its text) —, the rest its children.
+   */
   private details(details: Element, depth: number): void {
     const summary = Array.from(details.children).find((c) => c.tagName === 'SUMMARY');
     if (summary) {
       summary.remove();
-      this.walk(summary, depth);
+      const block = this.claim(summary, depth, false);
+      if (block) this.push(block);
+      else this.walk(summary, depth);
     }
     this.walk(details, summary ? depth + 1 : depth);
   }

@@ -24,6 +24,8 @@ interface HtmlPiece {
   html: string;
   list?: { tag: string; attributes: string; item: string };
   depth: number;
+  /** For a type whose HTML holds its nested blocks (a toggle's <details>): its HTML around them. */
+  around?(children: string): string;
 }
 
 /** The wire data of an element and its HTML piece (null for types without an HTML form). */
@@ -32,7 +34,9 @@ function htmlPiece(element: BlockElement): HtmlPiece | null {
   if (!definition?.html) return null;
   const data = definition.toWireData(element) as { tokens?: Token[] };
   const content = Array.isArray(data.tokens) ? tokensToHtml(data.tokens) : '';
-  const html = definition.html.serialize(data, content);
+  const { html: rules } = definition;
+  const html = rules.serialize(data, content);
+  if (rules.nestsChildren) return { html, depth: depthOf(element), around: (children) => rules.serialize(data, content, children) };
   const match = LIST_PREFIX.exec(html);
   // Only a single item (no nested list inside) is grouped with its neighbours.
   const list = match && !/<\/li>/.test(match[3]) ? { tag: match[1], attributes: match[2], item: match[3] } : undefined;
@@ -41,8 +45,8 @@ function htmlPiece(element: BlockElement): HtmlPiece | null {
 
 /**
  * Blocks as HTML: each through its type's serializer; consecutive list items of one kind share
- * one <ul>/<ol>, and the blocks nested under an item go inside it. Other nested blocks follow
- * their parent.
+ * one <ul>/<ol>, and the blocks nested under an item go inside it, as under a type whose HTML
+ * holds them (`nestsChildren`: a toggle's <details>). Other nested blocks follow their parent.
  */
 export function blocksToHtml(elements: readonly BlockElement[]): string {
   const pieces = elements.map(htmlPiece);
@@ -73,7 +77,7 @@ export function blocksToHtml(elements: readonly BlockElement[]): string {
         out += `<li>${piece.list.item}${children}</li>`;
       } else {
         close();
-        out += piece.html + children;
+        out += piece.around ? piece.around(children) : piece.html + children;
       }
     }
     close();

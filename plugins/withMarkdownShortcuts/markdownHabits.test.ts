@@ -80,10 +80,10 @@ describe('markdown habits in the editor', () => {
     expect(editor.children[1]).toMatchObject({ children: [{ text: 'x```' }] });
   });
 
-  it('`>` and a space make a quote', async () => {
+  it('`>` and a space make a toggle, as in Notion (a quote is `"` or `|`)', async () => {
     const editor = emptyParagraph();
     await type(editor, '> Цитата');
-    expect(editor.children[1]).toEqual({ type: 'quoteBlock', uid: 'a', version: 1, children: [{ text: 'Цитата' }] });
+    expect(editor.children[1]).toEqual({ type: 'toggleBlock', uid: 'a', version: 1, children: [{ text: 'Цитата' }] });
   });
 
   it.each([

@@ -48,6 +48,12 @@ export interface BlockDefinition<WireType extends string = string, Data = unknow
   /** How the editor's keys treat a block of the type that has text (absent: Slate's own, below). */
   editing?: BlockEditing;
   /**
+   * The blocks nested under it fold away (a toggle): each reader opens and closes it for
+   * themselves (kept by the server, closed by default: docs/api/blocks.md «Toggle folds»), Ctrl+Enter
+   * in it does so from the keyboard, and Enter follows the folding rules (src/editor/folding.ts).
+   */
+  folds?: boolean;
+  /**
    * Copy and paste as HTML (schema/html.ts has the token helpers). Optional while a type has no
    * HTML form (databases); every content block type has one.
    */
@@ -108,7 +114,10 @@ export interface BlockUpgrade {
  * HTML arrives sanitized (no scripts, handlers or unsafe links) before `read` sees it.
  */
 export interface BlockHtml<Data> {
-  serialize(data: Data, content: string): string;
+  /** `children`: the nested blocks' HTML, given when `nestsChildren` (else they follow the block's own HTML). */
+  serialize(data: Data, content: string, children?: string): string;
+  /** Its HTML holds its nested blocks (a toggle's <details>). */
+  nestsChildren?: boolean;
   parse: readonly { selector: string; read(element: Element, tokens: Token[]): Data | null }[];
 }
 

@@ -15,6 +15,7 @@ import { orderedListBlock } from '../../plugins/blocks/orderedList/block';
 import { quoteBlock } from '../../plugins/blocks/quote/block';
 import { tableBlock } from '../../plugins/blocks/table/block';
 import { textBlock } from '../../plugins/blocks/text/block';
+import { toggleBlock, toggleHeading1Block, toggleHeading2Block, toggleHeading3Block } from '../../plugins/blocks/toggle/block';
 import { progressBlock } from '../../examples/blocks/progress/block';
 
 /**
@@ -44,6 +45,10 @@ export const BLOCK_DEFINITIONS = [
   calloutBlock,
   dividerBlock,
   latexBlock,
+  toggleBlock,
+  toggleHeading1Block,
+  toggleHeading2Block,
+  toggleHeading3Block,
   // The worked example of a plugin outside the core folders (docs/plugins.md «A worked example»).
   progressBlock,
 ] as const;
@@ -106,4 +111,5 @@ export * from '../../plugins/blocks/orderedList/block';
 export * from '../../plugins/blocks/quote/block';
 export * from '../../plugins/blocks/table/block';
 export * from '../../plugins/blocks/text/block';
+export * from '../../plugins/blocks/toggle/block';
 export * from '../../examples/blocks/progress/block';

@@ -28,6 +28,7 @@ import * as formulaJobs from './migrations/2026-12-05-0001-formula-jobs';
 import * as rowLinks from './migrations/2026-12-05-0002-row-links';
 import * as webhooks from './migrations/2026-12-05-0003-webhooks';
 import * as scopedTokens from './migrations/2026-12-05-0004-scoped-tokens';
+import * as blockFolds from './migrations/2026-12-05-0005-block-folds';
 import type { Database } from './types';
 
 /** Every migration, by its frozen date-prefixed name, in order. */
@@ -61,6 +62,7 @@ export const MIGRATIONS: Record<string, Migration> = {
   '2026-12-05-0002-row-links': rowLinks,
   '2026-12-05-0003-webhooks': webhooks,
   '2026-12-05-0004-scoped-tokens': scopedTokens,
+  '2026-12-05-0005-block-folds': blockFolds,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };

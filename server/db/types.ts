@@ -456,6 +456,18 @@ export interface FormulaJobTable {
   heartbeat_at: string | null;
 }
 
+/** Whether a person has a toggle block open (docs/api/blocks.md «Toggle folds (per person)»); no row: folded. */
+export interface BlockFoldTable {
+  user_id: string;
+  /** The block's page: a page's open toggles are listed by it, and go with it when it is deleted for good. */
+  page_id: string;
+  /** No foreign key: a deleted block's row is harmless. */
+  block_id: string;
+  /** 1: open, 0: folded. */
+  open: number;
+  updated_at: string;
+}
+
 /** A request limit's hits for one key in the current window (server/repositories/rateLimits.ts). */
 export interface RateLimitTable {
   /** The limit's name and whose hits: `register:203.0.113.5`, `ai:<user id>`. */
@@ -525,6 +537,7 @@ export interface Database {
   row_links: RowLinkTable;
   webhooks: WebhookTable;
   webhook_deliveries: WebhookDeliveryTable;
+  block_folds: BlockFoldTable;
 }
 
 export type UserRow = Selectable<UserTable>;

@@ -99,7 +99,7 @@ export function setActiveWorkspace(id: string | null) {
 export const elementUrl = (id: string) => `/api/v3/spaces/element/${encodeURIComponent(id)}`;
 
 export interface RequestOptions {
-  method?: 'GET' | 'POST' | 'PATCH' | 'DELETE';
+  method?: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
   /** A plain object is sent as JSON; FormData as multipart. */
   body?: unknown;
   signal?: AbortSignal;

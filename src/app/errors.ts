@@ -72,6 +72,7 @@ export const ERROR_MESSAGES: Record<ErrorCode | 'network', string | null> = {
   'auth.too_many_attempts': 'errors.codes.tooManyAttempts',
   'block.version_conflict': null,
   'block.already_exists': null,
+  'block.not_a_toggle': null,
   'page.already_exists': 'errors.codes.pageExists',
   'auth.invalid_email': 'errors.codes.invalidEmail',
   'auth.oauth_disabled': 'errors.codes.oauthFailed',

@@ -1,6 +1,7 @@
 import { createEditor, Editor } from 'slate';
 import { withReact, type ReactEditor } from 'slate-react';
 import { createWorkspaceEditor, type BlockSyncHandlers, type WorkspaceEditor, type WorkspaceEditorOptions } from '../../plugins';
+import { appFolds } from './folding';
 
 declare module '../../plugins/types' {
   /** The web app renders the editor: here Slate's `Editor` is slate-react's too (plugins/types.ts). */
@@ -24,5 +25,8 @@ export const BLOCK_CHUNK_SIZE = 64;
 export function createPageEditor(sync?: BlockSyncHandlers, options: Omit<WorkspaceEditorOptions, 'base'> = {}): WorkspaceEditor {
   const base = withReact(createEditor());
   base.getChunkSize = (node) => (Editor.isEditor(node) ? BLOCK_CHUNK_SIZE : null);
-  return createWorkspaceEditor(sync, { ...options, base });
+  const editor = createWorkspaceEditor(sync, { ...options, base });
+  // The reader's open toggles, kept by the server (src/editor/folding.ts).
+  editor.folds = appFolds;
+  return editor;
 }

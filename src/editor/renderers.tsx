@@ -6,6 +6,7 @@ import { isPageLink, isSafeHref } from '../../schema/token';
 import { PageLinkView } from './PageLinkView';
 import { BLOCK_VIEWS } from './blocks';
 import { editorT } from './blocks/textBlockParts';
+import { useFoldedAway } from './folding';
 
 /** What every block's root element carries: its type class, its id, and its nesting depth. */
 export function blockRootProps(element: SlateElement, extraClass = '') {
@@ -36,9 +37,13 @@ const PLACEHOLDERS = {
 
 /** One block. Empty blocks show a placeholder: always for the title and headings, on the caret's line for text. */
 export function BlockElementView(props: RenderElementProps) {
+  const editor = useSlateStatic();
+  // Folded away under a closed toggle (src/editor/folding.ts): drawn, hidden (search, copy and history still see it).
+  const away = useFoldedAway(editor, props.element.uid);
+  const shown = away ? { ...props, attributes: { ...props.attributes, 'data-folded-away': '' } } : props;
   const View = BLOCK_VIEWS[props.element.type];
-  if (View) return <View {...props} />;
-  return <TextLikeView {...props} />;
+  if (View) return <View {...shown} />;
+  return <TextLikeView {...shown} />;
 }
 
 /**

@@ -37,8 +37,15 @@ describe('slash menu', () => {
   });
 
   it('filters by the start of a word of the Russian name, then by the English type name', () => {
-    expect(slashItems('заг', labelOf).map((i) => i.wireType)).toEqual(['heading1', 'heading2', 'heading3']);
-    expect(slashItems('2', labelOf).map((i) => i.wireType)).toEqual(['heading2']);
+    expect(slashItems('заг', labelOf).map((i) => i.wireType)).toEqual([
+      'heading1',
+      'heading2',
+      'heading3',
+      'toggleHeading1',
+      'toggleHeading2',
+      'toggleHeading3',
+    ]);
+    expect(slashItems('2', labelOf).map((i) => i.wireType)).toEqual(['heading2', 'toggleHeading2']);
     expect(slashItems('quote', labelOf).map((i) => i.wireType)).toEqual(['quote']);
     expect(slashItems('нет такого', labelOf)).toEqual([]);
   });

@@ -38,7 +38,24 @@ const GROUP_OF: Readonly<Record<string, SlashGroup>> = {
 };
 
 /** The order within a group (as in Notion: text and headings, the lists, then the rest); a type not named goes last. */
-const MENU_ORDER = ['text', 'heading1', 'heading2', 'heading3', 'bulletList', 'orderedList', 'checkbox', 'quote', 'callout', 'divider', 'table', 'document'];
+const MENU_ORDER = [
+  'text',
+  'heading1',
+  'heading2',
+  'heading3',
+  'bulletList',
+  'orderedList',
+  'checkbox',
+  'toggle',
+  'toggleHeading1',
+  'toggleHeading2',
+  'toggleHeading3',
+  'quote',
+  'callout',
+  'divider',
+  'table',
+  'document',
+];
 
 export interface SlashItem {
   type: BlockElementType;

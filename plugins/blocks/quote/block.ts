@@ -6,9 +6,9 @@ export interface QuoteElement extends BlockElementBase {
   type: 'quoteBlock';
 }
 
-/** A quote: tokens; `"`, `|` or `>` (markdown) then a space at the start of a text block make one. */
+/** A quote: tokens; `"` or `|` then a space at the start of a text block make one (`>` makes a toggle, as in Notion). */
 export const quoteBlock: BlockDefinition<'quote', TextData, QuoteElement> = {
-  ...textLikeBlock('quote', 'quoteBlock', ['"', '|', '>']),
+  ...textLikeBlock('quote', 'quoteBlock', ['"', '|']),
   editing: { enter: 'text', backspaceToText: true, pageLinks: true },
   markdown: {
     serialize: (data, md) =>

@@ -2,6 +2,7 @@ import { createAsyncThunk, createSlice, type PayloadAction } from '@reduxjs/tool
 import type { WireUser } from '../../../schema/user';
 import { api, ApiRequestError, clearPrefetched } from '../../app/api';
 import { forgetPageLinkTargets } from '../../editor/pageLinkTargets';
+import { appFolds } from '../../editor/folding';
 
 export interface AuthState {
   status: 'unknown' | 'signedIn' | 'signedOut';
@@ -83,6 +84,7 @@ export const signOut = createAsyncThunk('auth/signOut', async () => {
   // Nothing read for the last person is used for the next one in this tab.
   clearPrefetched();
   forgetPageLinkTargets();
+  appFolds.reset();
 });
 
 const authSlice = createSlice({

@@ -1,0 +1,45 @@
+import { act, fireEvent, screen } from '@testing-library/react';
+import type { BlockElement } from '../../../schema/slate';
+import { renderEditor } from '../../../src/editor/blocks/testing';
+import { appFolds } from '../../../src/editor/folding';
+
+const el = (type: string, uid: string, text: string, depth = 0) =>
+  ({ type, uid, version: 1, children: [{ text }], ...(depth ? { depth } : {}) }) as BlockElement;
+const shown = (container: HTMLElement, uid: string) => !container.querySelector(`[data-block-id="${uid}"]`)!.closest('[data-folded-away]');
+
+beforeEach(() => appFolds.reset());
+
+describe('toggle view', () => {
+  test('closed by default: its nested blocks are folded away; the triangle opens and closes them', async () => {
+    const { container, editor } = renderEditor([
+      el('toggleBlock', 't', 'Подробности'),
+      el('textBlock', 'c1', 'внутри', 1),
+      el('textBlock', 'c2', 'глубже', 2),
+      el('textBlock', 'after', 'после'),
+    ]);
+    expect([shown(container, 'c1'), shown(container, 'c2'), shown(container, 'after')]).toEqual([false, false, true]);
+    const triangle = screen.getByRole('button', { name: 'Развернуть' });
+    expect(triangle.getAttribute('aria-expanded')).toBe('false');
+    await act(async () => void fireEvent.click(triangle));
+    expect(editor.folds.isOpen('t')).toBe(true);
+    expect([shown(container, 'c1'), shown(container, 'c2')]).toEqual([true, true]);
+    expect(screen.getByRole('button', { name: 'Свернуть' }).getAttribute('aria-expanded')).toBe('true');
+    await act(async () => void fireEvent.click(screen.getByRole('button', { name: 'Свернуть' })));
+    expect(shown(container, 'c1')).toBe(false);
+  });
+
+  test('toggle headings are headings of their level; an open toggle with nothing inside says how to fill it', async () => {
+    const { container } = renderEditor([el('toggleHeading2Block', 'h', 'Раздел'), el('textBlock', 'after', 'после')]);
+    expect(screen.getByRole('heading', { level: 2 }).textContent).toContain('Раздел');
+    expect(container.querySelector('.toggle-empty')).toBeNull();
+    await act(async () => void fireEvent.click(screen.getByRole('button', { name: 'Развернуть' })));
+    expect(container.querySelector('.toggle-empty')!.textContent).toMatch(/Пусто/);
+  });
+
+  test('a reader who may not edit opens and closes it too', async () => {
+    const { container } = renderEditor([el('toggleBlock', 't', 'Т'), el('textBlock', 'c', 'внутри', 1)], { readOnly: true });
+    expect(shown(container, 'c')).toBe(false);
+    await act(async () => void fireEvent.click(screen.getByRole('button', { name: 'Развернуть' })));
+    expect(shown(container, 'c')).toBe(true);
+  });
+});

@@ -1,0 +1,98 @@
+import { Editor } from 'slate';
+import '../types';
+import { blockWith, cursor, doc, editorWith, title } from '../testDocument';
+import type { BlockElementType } from '../../schema/slate';
+import { foldedAway, memoryFolds, onFoldedAwayChange } from './withFolding';
+import { convertBlock } from '../withMarkdownShortcuts/withMarkdownShortcuts';
+
+/* Folding blocks (toggles) in the headless editor: what is folded away, the keys, a new toggle opening. */
+
+const b = (type: BlockElementType, uid: string, depth: number, ...children: unknown[]) => blockWith(type, uid, { depth }, ...children);
+const text = (uid: string, depth: number, ...children: unknown[]) => b('textBlock', uid, depth, ...children);
+const toggle = (uid: string, depth: number, ...children: unknown[]) => b('toggleBlock' as BlockElementType, uid, depth, ...children);
+const shape = (editor: Editor) =>
+  editor.children
+    .slice(1)
+    .map((n) => `${(n as { type: string }).type.replace('Block', '')}:${(n as { uid: string }).uid}:${(n as { depth?: number }).depth ?? 0}`);
+const away = (editor: ReturnType<typeof editorWith>) => [...foldedAway(editor)].sort();
+
+describe('what is folded away', () => {
+  it('everything nested under a closed toggle, at any depth, until its level comes back; an open one shows its children', () => {
+    const editor = editorWith(
+      doc(title(), toggle('t', 0, 'T'), text('c1', 1, 'c1'), toggle('t2', 1, 'T2'), text('c2', 2, 'c2'), text('c3', 1, 'c3'), text('after', 0, 'after')),
+    );
+    expect(away(editor)).toEqual(['c1', 'c2', 'c3', 't2']);
+    editor.folds.setOpen('t', true);
+    // t2 is closed: its child stays folded away.
+    expect(away(editor)).toEqual(['c2']);
+    editor.folds.setOpen('t2', true);
+    expect(away(editor)).toEqual([]);
+  });
+
+  it('is computed again when the shape changes or a toggle opens, not while typing; listeners hear of it', () => {
+    const editor = editorWith(doc(title(), toggle('t', 0, 'T', cursor()), text('c', 0, 'c')));
+    let heard = 0;
+    onFoldedAwayChange(editor, () => (heard += 1));
+    const first = foldedAway(editor);
+    expect([...first]).toEqual([]);
+    editor.insertText('x');
+    expect(foldedAway(editor)).toBe(first);
+    // c nested under the closed toggle: folded away.
+    editor.apply({ type: 'set_node', path: [2], properties: {}, newProperties: { depth: 1 } });
+    editor.onChange();
+    expect([...foldedAway(editor)]).toEqual(['c']);
+    const before = heard;
+    editor.folds.setOpen('t', true);
+    expect(heard).toBe(before + 1);
+    expect([...foldedAway(editor)]).toEqual([]);
+  });
+});
+
+describe('keys', () => {
+  it('Ctrl+Enter in a toggle opens and closes it; elsewhere it is not handled', () => {
+    const editor = editorWith(doc(title(), toggle('t', 0, 'T', cursor()), text('c', 1, 'c')));
+    expect(editor.handleKey({ key: 'Enter', ctrlKey: true })).toBe(true);
+    expect(editor.folds.isOpen('t')).toBe(true);
+    expect(editor.handleKey({ key: 'Enter', metaKey: true })).toBe(true);
+    expect(editor.folds.isOpen('t')).toBe(false);
+    editor.selection = { anchor: { path: [2, 0], offset: 0 }, focus: { path: [2, 0], offset: 0 } };
+    expect(editor.handleKey({ key: 'Enter', ctrlKey: true })).toBe(false);
+  });
+
+  it('Enter at the end of an open toggle writes on inside it, as its first child', () => {
+    const editor = editorWith(doc(title(), toggle('t', 0, 'T', cursor()), text('c', 1, 'c')));
+    editor.folds.setOpen('t', true);
+    editor.insertBreak();
+    expect(shape(editor).map((s) => s.replace(/:[^:]+:/, ':?:'))).toEqual(['toggle:?:0', 'text:?:1', 'text:?:1']);
+    expect(editor.selection!.anchor.path[0]).toBe(2);
+  });
+
+  it('Enter at the end of a closed toggle makes another after what is folded under it (which stays under the first)', () => {
+    const editor = editorWith(doc(title(), toggle('t', 0, 'T', cursor()), text('c', 1, 'c'), text('d', 2, 'd'), text('after', 0, 'after')));
+    editor.insertBreak();
+    const types = shape(editor);
+    expect(types[0]).toBe('toggle:t:0');
+    expect(types.slice(1, 3)).toEqual(['text:c:1', 'text:d:2']);
+    expect(types[3]).toMatch(/^toggle:.+:0$/);
+    expect(types[4]).toBe('text:after:0');
+    // The caret is in the new toggle.
+    expect(editor.selection!.anchor.path[0]).toBe(4);
+  });
+
+  it('Enter in an empty toggle with nothing under it makes it text', () => {
+    const editor = editorWith(doc(title(), toggle('t', 0, cursor())));
+    editor.insertBreak();
+    expect(shape(editor)).toEqual(['text:t:0']);
+  });
+});
+
+describe('a toggle made here', () => {
+  it('opens, so what is written under it shows; made elsewhere (not converted here), it stays closed', () => {
+    const folds = memoryFolds();
+    const editor = editorWith(doc(title(), text('a', 0, 'a', cursor()), toggle('other', 0, 'B')));
+    editor.folds = folds;
+    convertBlock(editor, [1], 'toggleBlock' as BlockElementType);
+    expect(folds.isOpen('a')).toBe(true);
+    expect(folds.isOpen('other')).toBe(false);
+  });
+});

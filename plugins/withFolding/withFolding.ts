@@ -1,0 +1,199 @@
+import { Editor, Node, Range, Transforms, type Operation } from 'slate';
+import { REGISTERED_BLOCKS } from '../../schema/blocks';
+import { depthOf, type BlockElement, type BlockElementType } from '../../schema/slate';
+import { blockAt } from '../queries';
+import type { FoldingEditor, FoldState, KeyPress } from '../types';
+
+export type { FoldingEditor, FoldState };
+import { convertBlock } from '../withMarkdownShortcuts/withMarkdownShortcuts';
+import { subtreeEnd } from '../withStructure';
+
+/*
+ * Folding (issue 39, toggles): the blocks nested under a block of a type that `folds` (its
+ * definition's flag: the toggles) are shown or folded away by its triangle. Whether it is open
+ * is each reader's own: the editor asks `editor.folds` (the web app's is kept by the server per
+ * person, src/editor/folding.ts; headless, a set in memory), closed by default. Nothing of it is
+ * in the document: search, export, copy and history see the folded blocks as any others.
+ *
+ * Keys: Ctrl+Enter (⌘+Enter) in a folding block opens or closes it. Enter in an open one writes
+ * on inside it (a text block one level down, its first child); in a closed one, after everything
+ * folded under it (another of its type at its level); in an empty one without children, it
+ * becomes text (as an empty list item does). A block made into a folding type here opens, so
+ * what is written under it shows.
+ */
+
+/** The Slate types of blocks that fold what is nested under them. */
+export const FOLDING_TYPES: ReadonlySet<string> = new Set(REGISTERED_BLOCKS.filter((d) => d.folds).map((d) => d.slateType));
+
+export const isFolding = (element: { type: string } | undefined): boolean => element !== undefined && FOLDING_TYPES.has(element.type);
+
+/** A fold state in memory (headless editors, tests; the web app sets its own). */
+export function memoryFolds(open: Iterable<string> = []): FoldState {
+  const opened = new Set(open);
+  const listeners = new Set<() => void>();
+  return {
+    isOpen: (uid) => opened.has(uid),
+    setOpen: (uid, value) => {
+      if (opened.has(uid) === value) return;
+      if (value) opened.add(uid);
+      else opened.delete(uid);
+      for (const listener of [...listeners]) listener();
+    },
+    subscribe: (listener) => {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+  };
+}
+
+/** Operations that cannot change which blocks are folded away (typing, the caret). */
+const TEXT_ONLY = new Set<Operation['type']>(['insert_text', 'remove_text', 'set_selection']);
+
+const structure = new WeakMap<Editor, { version: number; hidden?: { version: number; folds: number; set: ReadonlySet<string> }; folds: number }>();
+
+function stateOf(editor: Editor) {
+  let state = structure.get(editor);
+  if (!state) {
+    state = { version: 0, folds: 0 };
+    structure.set(editor, state);
+  }
+  return state;
+}
+
+/**
+ * The uids of the blocks folded away now: every block nested (at any depth) under a closed
+ * folding block that is itself shown or folded. Computed once per change of the document's
+ * shape or of the folds (not per keystroke of typing), in one pass over the top-level blocks.
+ */
+export function foldedAway(editor: Editor & FoldingEditor): ReadonlySet<string> {
+  const state = stateOf(editor);
+  if (state.hidden && state.hidden.version === state.version && state.hidden.folds === state.folds) return state.hidden.set;
+  const set = new Set<string>();
+  let foldedAt = -1;
+  for (const node of editor.children) {
+    const block = node as BlockElement;
+    const depth = depthOf(block);
+    if (foldedAt >= 0 && depth > foldedAt) {
+      set.add(block.uid);
+      continue;
+    }
+    foldedAt = FOLDING_TYPES.has(block.type) && !editor.folds.isOpen(block.uid) ? depth : -1;
+  }
+  state.hidden = { version: state.version, folds: state.folds, set };
+  return set;
+}
+
+/** Calls `listener` when which blocks are folded away may have changed (the shape or the folds). */
+export function onFoldedAwayChange(editor: Editor & FoldingEditor, listener: () => void): () => void {
+  let last = -1;
+  const check = () => {
+    const state = stateOf(editor);
+    const now = state.version * 1_000_003 + state.folds;
+    if (now !== last) {
+      last = now;
+      listener();
+    }
+  };
+  const listeners = (editor as unknown as { foldListeners: Set<() => void> }).foldListeners;
+  listeners.add(check);
+  return () => listeners.delete(check);
+}
+
+/** The index of the caret's top-level block (outside tables), or -1. */
+function caretIndex(editor: Editor): number {
+  const { selection } = editor;
+  if (!selection || !Range.isCollapsed(selection) || selection.anchor.path.length !== 2) return -1;
+  return selection.anchor.path[0];
+}
+
+export function withFolding<E extends Editor & { handleKey(event: KeyPress): boolean }>(editor: E, folds: FoldState = memoryFolds()): E & FoldingEditor {
+  const folding = editor as E & FoldingEditor;
+  folding.folds = folds;
+  const listeners = new Set<() => void>();
+  (folding as unknown as { foldListeners: Set<() => void> }).foldListeners = listeners;
+  const notify = () => {
+    for (const listener of [...listeners]) listener();
+  };
+  let unsubscribe = folds.subscribe(() => {
+    stateOf(folding).folds += 1;
+    notify();
+  });
+  // The app may set its own state after building the editor: follow it.
+  Object.defineProperty(folding, 'folds', {
+    get: () => folds,
+    set: (next: FoldState) => {
+      unsubscribe();
+      folds = next;
+      stateOf(folding).folds += 1;
+      unsubscribe = folds.subscribe(() => {
+        stateOf(folding).folds += 1;
+        notify();
+      });
+      notify();
+    },
+    configurable: true,
+  });
+
+  const { apply, onChange, insertBreak, handleKey } = folding;
+
+  folding.apply = (op) => {
+    if (!TEXT_ONLY.has(op.type)) stateOf(folding).version += 1;
+    // Made into a folding type here (a shortcut, the slash menu, «Превратить в»): it opens.
+    if (op.type === 'set_node' && op.path.length === 1) {
+      const type = (op.newProperties as Partial<BlockElement>).type;
+      if (type && FOLDING_TYPES.has(type)) {
+        const node = Node.get(folding, op.path) as BlockElement;
+        apply(op);
+        folds.setOpen(node.uid, true, true);
+        return;
+      }
+    }
+    apply(op);
+  };
+
+  folding.onChange = (options) => {
+    onChange(options);
+    notify();
+  };
+
+  folding.handleKey = (event) => {
+    if (event.key === 'Enter' && (event.ctrlKey || event.metaKey) && !event.altKey && !event.shiftKey) {
+      const index = caretIndex(folding);
+      const block = blockAt(folding, index);
+      if (block && FOLDING_TYPES.has(block.type)) {
+        folds.setOpen(block.uid, !folds.isOpen(block.uid));
+        return true;
+      }
+    }
+    return handleKey(event);
+  };
+
+  folding.insertBreak = () => {
+    const index = caretIndex(folding);
+    const block = blockAt(folding, index);
+    if (!block || !FOLDING_TYPES.has(block.type)) return insertBreak();
+    const end = subtreeEnd(folding, index);
+    const hasChildren = end > index + 1;
+    if (!hasChildren && Node.string(block) === '') {
+      // An empty toggle with nothing under it: Enter makes it text, as in an empty list item.
+      convertBlock(folding, [index], 'textBlock' as BlockElementType);
+      return;
+    }
+    const open = folds.isOpen(block.uid);
+    Editor.withoutNormalizing(folding, () => {
+      insertBreak();
+      const fresh = index + 1;
+      if (caretIndex(folding) !== fresh) return;
+      if (open) {
+        // Open: writing on goes inside it, as its first child.
+        convertBlock(folding, [fresh], 'textBlock' as BlockElementType);
+        Transforms.setNodes<BlockElement>(folding, { depth: depthOf(block) + 1 }, { at: [fresh] });
+      } else if (hasChildren) {
+        // Closed: the new one goes after what is folded under it (which stays under the first).
+        Transforms.moveNodes(folding, { at: [fresh], to: [end] });
+      }
+    });
+  };
+
+  return folding;
+}
