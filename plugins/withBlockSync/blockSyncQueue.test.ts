@@ -530,6 +530,32 @@ describe('blockSyncQueue: errors', () => {
     expect(queue.hasPending()).toBe(false);
   });
 
+  it('a 409 on create of a block joined away here meanwhile keeps what someone else typed into it: no delete at a version not seen here', async () => {
+    // CI's convergence test (seed 1007) lost a character so: the create's answer taught the queue
+    // the server's newer version, whose text had never been joined here, and the block was
+    // deleted at that version.
+    const { edit, failNext, calls, server, doc, deleteVersions, holdAnswers, releaseOne, remoteBlocks } = setup();
+    // Our first attempt ("one") went through (its answer lost); someone typed " два" into it.
+    const theirs = wire('b', 'one два', { version: 2 });
+    server.set('b', theirs);
+    failNext(httpError(409, ERROR_CODES.blockExists, theirs));
+    holdAnswers();
+    edit(wire('b', 'one'));
+    await wait(BLOCK_UPDATE_DEBOUNCE_MS);
+    expect(calls.map((c) => c.kind)).toEqual(['create']);
+    // Joined into the block before it here while the create was on its way: gone from the editor.
+    doc.delete('b');
+    holdAnswers(false);
+    releaseOne();
+    await wait(5000);
+    // What they typed is not deleted with it: the block comes back holding their text only (ours
+    // went with the join), here and on the server, based on the version the 409 showed.
+    expect(deleteVersions).toEqual([]);
+    expect(remoteBlocks.at(-1)?.data).toEqual(tokens(' два'));
+    expect(calls.at(-1)).toEqual({ kind: 'update', id: 'b', body: { version: 2, type: 'text', data: tokens(' два') } });
+    expect(server.get('b')?.data).toEqual(tokens(' два'));
+  });
+
   it('a 409 on create after someone else typed into the block keeps both texts (based on the first attempt)', async () => {
     const { edit, failNext, calls, serverCopies, server } = setup();
     // Our first attempt ("one") went through; someone added " two" before our retry.

@@ -445,6 +445,16 @@ export function createBlockSyncQueue(options: BlockSyncOptions) {
     created.delete(uid);
     const local = read(uid);
     tree.remember(server);
+    if (!local) {
+      // Deleted here (joined into another block) before the answer came: the server's copy may
+      // hold what someone else typed into it, which was never joined here. Deleting it at the
+      // server's version would drop that text; it comes back with what was typed since ours,
+      // as after a refused delete (versionConflict).
+      const typed = typedSince(bases.lastSent ?? bases.created, server);
+      if (typed) options.onRemoteBlock?.({ ...server, type: typed.type, data: typed.data });
+      if (!typed || !sameContent(typed, server)) makeDue(uid);
+      return;
+    }
     applyResolution(uid, resolveExisting(server, bases, local));
   }
 
