@@ -188,6 +188,7 @@ const DATA_ARBS: Record<BlockWireType, fc.Arbitrary<BlockData>> = {
   callout: fc.tuple(textDataArb, fc.constantFrom(...CALLOUT_ICONS)).map(([d, icon]) => ({ ...d, icon })),
   divider: fc.constant({}),
   latex: fc.string({ maxLength: 40 }).map((formula) => ({ formula })),
+  tableOfContents: fc.constant({}),
   toggle: textDataArb,
   toggleHeading1: textDataArb,
   toggleHeading2: textDataArb,

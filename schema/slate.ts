@@ -19,6 +19,7 @@ export type { CalloutElement } from '../plugins/blocks/callout/block';
 export type { DividerElement } from '../plugins/blocks/divider/block';
 export type { LatexElement } from '../plugins/blocks/latex/block';
 export type { ToggleElement } from '../plugins/blocks/toggle/block';
+export type { TableOfContentsElement } from '../plugins/blocks/tableOfContents/block';
 export type { ProgressElement } from '../examples/blocks/progress/block';
 
 /**

@@ -150,6 +150,8 @@ export interface MarkdownContext {
   blockId: string;
   /** What a database block reads as in this export (its first view as a table, a link to its CSV), or nothing. */
   database(blockId: string): string[];
+  /** The headings of the document written (headings 1–3 and toggle headings, in order): a table of contents lists them. */
+  headings(): { level: 1 | 2 | 3; tokens: Token[] }[];
 }
 
 /** What an element holds besides type, uid, version and depth (for a union of elements: for each). */

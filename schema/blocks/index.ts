@@ -15,6 +15,7 @@ import { orderedListBlock } from '../../plugins/blocks/orderedList/block';
 import { quoteBlock } from '../../plugins/blocks/quote/block';
 import { tableBlock } from '../../plugins/blocks/table/block';
 import { textBlock } from '../../plugins/blocks/text/block';
+import { tableOfContentsBlock } from '../../plugins/blocks/tableOfContents/block';
 import { toggleBlock, toggleHeading1Block, toggleHeading2Block, toggleHeading3Block } from '../../plugins/blocks/toggle/block';
 import { progressBlock } from '../../examples/blocks/progress/block';
 
@@ -49,6 +50,7 @@ export const BLOCK_DEFINITIONS = [
   toggleHeading1Block,
   toggleHeading2Block,
   toggleHeading3Block,
+  tableOfContentsBlock,
   // The worked example of a plugin outside the core folders (docs/plugins.md «A worked example»).
   progressBlock,
 ] as const;
@@ -111,5 +113,6 @@ export * from '../../plugins/blocks/orderedList/block';
 export * from '../../plugins/blocks/quote/block';
 export * from '../../plugins/blocks/table/block';
 export * from '../../plugins/blocks/text/block';
+export * from '../../plugins/blocks/tableOfContents/block';
 export * from '../../plugins/blocks/toggle/block';
 export * from '../../examples/blocks/progress/block';

@@ -137,3 +137,24 @@ describe('one writer, one reader: what the export writes, the import reads back 
     expect(markdownToBlocks(markdown, targets).title).toBe('Планы *на* 2027 #1');
   });
 });
+
+describe('a table of contents', () => {
+  test('Markdown: the page’s headings (toggle headings too) as a nested list, from the shallowest level', () => {
+    const b = (id: string, type: string, text?: string) => ({ id, type, data: text === undefined ? {} : { tokens: [{ text }] }, parentId: null });
+    const md = blocksToMarkdown(
+      [
+        b('t', 'tableOfContents'),
+        b('a', 'heading2', 'Введение'),
+        b('x', 'text', 'текст'),
+        b('c', 'toggleHeading3', 'Подробности'),
+        b('d', 'heading2', 'Итоги\nи выводы'),
+      ],
+      { page: () => null, file: (_id, name) => name },
+    );
+    expect(md.split('\n\n')[0]).toBe('- Введение\n    - Подробности\n- Итоги и выводы');
+  });
+
+  test('Markdown: nothing when the page has no headings', () => {
+    expect(blocksToMarkdown([{ id: 't', type: 'tableOfContents', data: {}, parentId: null }], { page: () => null, file: (_id, name) => name })).toBe('\n');
+  });
+});

@@ -1,4 +1,4 @@
-import { definitionForWireType, type MarkdownContext, type RegisteredBlock } from '../../schema/blocks';
+import { definitionForWireType, HEADING_LEVELS_BY_WIRE, type MarkdownContext, type RegisteredBlock } from '../../schema/blocks';
 import { tokensToMarkdown as writeTokens } from '../../schema/markdown/write';
 import type { Token, TokenLink } from '../../schema/token';
 
@@ -42,8 +42,9 @@ export function tokensToMarkdown(tokens: readonly Token[], links: MarkdownLinks,
 }
 
 /** The export's helpers a block type's Markdown writes with (schema/blocks/definition.ts `MarkdownContext`). */
-function contextOf(block: MarkdownBlock, links: MarkdownLinks, number: number): MarkdownContext {
+function contextOf(block: MarkdownBlock, links: MarkdownLinks, number: number, headings: () => { level: 1 | 2 | 3; tokens: Token[] }[]): MarkdownContext {
   return {
+    headings,
     inline: (tokens) => tokensToMarkdown(tokens, links),
     inlineMidLine: (tokens) => tokensToMarkdown(tokens, links, false),
     file: (fileId, name) => address(links.file(fileId, name)),
@@ -56,11 +57,17 @@ function contextOf(block: MarkdownBlock, links: MarkdownLinks, number: number): 
 }
 
 /** One block's Markdown lines (without its children), by its type's definition; given its number in a run of numbered items. */
-function blockLines(block: MarkdownBlock, definition: RegisteredBlock | undefined, links: MarkdownLinks, number: number): string[] {
+function blockLines(
+  block: MarkdownBlock,
+  definition: RegisteredBlock | undefined,
+  links: MarkdownLinks,
+  number: number,
+  headings: () => { level: 1 | 2 | 3; tokens: Token[] }[],
+): string[] {
   if (definition?.markdown) {
     // Stored data was checked when written; data a later, stricter schema would refuse is written as it is, if it can be.
     try {
-      return definition.markdown.serialize(block.data, contextOf(block, links, number));
+      return definition.markdown.serialize(block.data, contextOf(block, links, number, headings));
     } catch {
       // Not of the shape its type writes: its text, as below.
     }
@@ -77,6 +84,14 @@ export function blocksToMarkdown(blocks: readonly MarkdownBlock[], links: Markdo
   const counted = new Map<string, { number: number; after: string }>();
   let text = '';
   let previous: { id: string; listItem: boolean } | null = null;
+  // The document's headings, read once if a block asks (a table of contents).
+  let listed: { level: 1 | 2 | 3; tokens: Token[] }[] | undefined;
+  const headings = () =>
+    (listed ??= blocks.flatMap((b) => {
+      const level = HEADING_LEVELS_BY_WIRE[b.type];
+      const tokens = (b.data as { tokens?: unknown } | null)?.tokens;
+      return level && Array.isArray(tokens) ? [{ level, tokens: (tokens as Token[]).map((t) => ({ ...t, text: t.text.replace(/\n/g, ' ') })) }] : [];
+    }));
   for (const block of blocks) {
     const level = block.parentId !== null && depth.has(block.parentId) ? depth.get(block.parentId)! + 1 : 0;
     depth.set(block.id, level);
@@ -89,7 +104,7 @@ export function blocksToMarkdown(blocks: readonly MarkdownBlock[], links: Markdo
       number = forced ?? (run && run.after === previous?.id ? run.number + 1 : 1);
       counted.set(block.parentId ?? '', { number, after: block.id });
     }
-    const lines = blockLines(block, definition, links, number);
+    const lines = blockLines(block, definition, links, number, headings);
     if (lines.length === 0) continue;
     const indent = '    '.repeat(level);
     const body = lines.map((line) => (line ? indent + line : line)).join('\n');

@@ -40,7 +40,7 @@ const inlineHtml = (page: Page, n: number) =>
 const codeLanguage = (page: Page, n = 0) =>
   page.locator('[data-slate-editor] .block-codeBlock').nth(n).getByRole('combobox', { name: 'Язык кода' }).inputValue();
 
-it('markdown while typing: ``` + space, ```py + Enter, > quote, **bold** *italic* _italic_ `code` ~~strike~~, undo gives the markers back', async () => {
+it('markdown while typing: ``` + space, ```py + Enter, " quote (`>` is a toggle: toggles.e2e), **bold** *italic* _italic_ `code` ~~strike~~, undo gives the markers back', async () => {
   const page = await openApp();
   await newPage(page, 'Привычки');
 
@@ -55,7 +55,7 @@ it('markdown while typing: ``` + space, ```py + Enter, > quote, **bold** *italic
   await page.keyboard.type('print(1)');
   await page.keyboard.press('Enter');
   await page.keyboard.press('Enter');
-  await page.keyboard.type('> Цитата');
+  await page.keyboard.type('" Цитата');
   // Enter after a quote goes on in a paragraph.
   await page.keyboard.press('Enter');
   await page.keyboard.type('Это **жирный** и *наклон* и _ещё_ и `код` и ~~старое~~ конец');

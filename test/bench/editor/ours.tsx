@@ -51,10 +51,10 @@ const noop = () => undefined;
 
 let blocks: WireBlock[] = [];
 
-/** The method's second variant (`?variant=mixed`): ours may also get a few code, table and formula blocks. */
+/** The method's second variant (`?variant=mixed`): ours may also get a few code, table, formula, toggle (closed) and progress blocks. */
 const MIXED_EVERY = 333;
 function mixedData(index: number, text: string): Pick<WireBlock, 'type' | 'data'> {
-  switch (Math.floor(index / MIXED_EVERY) % 3) {
+  switch (Math.floor(index / MIXED_EVERY) % 5) {
     case 0:
       return {
         type: 'code',
@@ -76,8 +76,12 @@ function mixedData(index: number, text: string): Pick<WireBlock, 'type' | 'data'
           })),
         },
       };
-    default:
+    case 2:
       return { type: 'latex', data: { formula: `\\sum_{k=1}^{${index}} k^2 = \\frac{n(n+1)(2n+1)}{6}` } };
+    case 3:
+      return { type: 'toggle', data: { tokens: [{ text }] } };
+    default:
+      return { type: 'progress', data: { tokens: [{ text }], value: index % 101 } };
   }
 }
 

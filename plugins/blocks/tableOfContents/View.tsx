@@ -1,0 +1,88 @@
+import { Node } from 'slate';
+import { useSelected, useFocused, useSlate, type RenderElementProps } from 'slate-react';
+import { isFolding } from '../../../plugins/withFolding';
+import { depthOf, type BlockElement } from '../../../schema/slate';
+import { blockRootProps, editorT, Icon, revealBlock, type BlockIcons, type BlockViews } from '../../../src/editor/blockView';
+import { HEADING_LEVELS, type TableOfContentsElement } from './block';
+import './tableOfContents.css';
+
+interface Entry {
+  uid: string;
+  level: 1 | 2 | 3;
+  text: string;
+  index: number;
+}
+
+/** The page's headings, in order (one pass over the top-level blocks; the view re-reads them on every change). */
+function headingsOf(children: readonly unknown[]): Entry[] {
+  const out: Entry[] = [];
+  children.forEach((node, index) => {
+    const block = node as BlockElement;
+    const level = HEADING_LEVELS[block.type];
+    if (level) out.push({ uid: block.uid, level, text: Node.string(block).replace(/\s+/g, ' ').trim(), index });
+  });
+  return out;
+}
+
+/**
+ * A table of contents: the page's headings as links, indented by level (relative to the
+ * shallowest), following every edit; a click scrolls to the heading (opening the toggles it is
+ * folded in) and puts the caret there when the page is editable.
+ */
+export function TableOfContentsView({ element, attributes, children }: RenderElementProps) {
+  const editor = useSlate();
+  const selected = useSelected();
+  const focused = useFocused();
+  const entries = headingsOf(editor.children);
+  const top = entries.length > 0 ? Math.min(...entries.map((e) => e.level)) : 1;
+  const go = (entry: Entry) => {
+    // Open every closed toggle the heading is folded in (from the heading up).
+    let depth = depthOf(editor.children[entry.index] as BlockElement);
+    for (let i = entry.index - 1; i >= 0 && depth > 0; i--) {
+      const block = editor.children[i] as BlockElement;
+      if (depthOf(block) < depth) {
+        depth = depthOf(block);
+        if (isFolding(block) && !editor.folds.isOpen(block.uid)) editor.folds.setOpen(block.uid, true);
+      }
+    }
+    // Its chunk mounted if far away (lazyChunks), then scrolled to, once the opened toggles are drawn.
+    requestAnimationFrame(() => revealBlock(editor, entry.uid));
+  };
+  return (
+    <div {...attributes} {...blockRootProps(element as TableOfContentsElement, `block-void block-toc${selected && focused ? ' is-selected' : ''}`)}>
+      <nav contentEditable={false} className="toc" aria-label={editorT('tableOfContents.label')}>
+        {entries.length === 0 ? (
+          <p className="toc-empty">{editorT('tableOfContents.empty')}</p>
+        ) : (
+          <ul>
+            {entries.map((entry) => (
+              <li key={entry.uid} className={`toc-level-${entry.level - top + 1}`}>
+                <a
+                  href={`#${entry.uid}`}
+                  onMouseDown={(event) => event.preventDefault()}
+                  onClick={(event) => {
+                    event.preventDefault();
+                    go(entry);
+                  }}
+                >
+                  {entry.text || editorT('tableOfContents.untitled')}
+                </a>
+              </li>
+            ))}
+          </ul>
+        )}
+      </nav>
+      {children}
+    </div>
+  );
+}
+
+export const blockViews: BlockViews = { tableOfContentsBlock: TableOfContentsView };
+
+export const blockIcons: BlockIcons = {
+  tableOfContents: () => (
+    <Icon>
+      <path d="M4 6h11M7 12h11M7 18h9" />
+    </Icon>
+  ),
+};
