@@ -157,6 +157,12 @@ export default function DatabaseBlock({
   const [optimistic, setOptimistic] = useState<Readonly<Record<string, DatabaseLayout>>>({});
   const optimisticRef = useRef(optimistic);
   const savesInFlight = useRef(new Map<string, number>());
+  /**
+   * Each view's saves, one after another: two sent at once (a filter's condition, then its value)
+   * may be applied by the server in the other order (its optimistic retry), which would leave the
+   * first one's state — and the next edit built on it — as the view's.
+   */
+  const saveChains = useRef(new Map<string, Promise<unknown>>());
   const layouts = useMemo(
     () => view.layouts.filter((l) => !linkedViewId || l.uid === linkedViewId).map((l) => optimistic[l.uid] ?? l),
     [view.layouts, optimistic, linkedViewId],
@@ -205,11 +211,16 @@ export default function DatabaseBlock({
         };
         show({ ...optimisticRef.current, [viewId]: { ...base, ...patch } });
         savesInFlight.current.set(viewId, (savesInFlight.current.get(viewId) ?? 0) + 1);
+        const previous = saveChains.current.get(viewId) ?? Promise.resolve();
+        const saving = previous.then(() => api.updateView(databaseId, viewId, patch));
+        const settled = saving.catch(() => undefined);
+        saveChains.current.set(viewId, settled);
         try {
-          apply(await api.updateView(databaseId, viewId, patch));
+          apply(await saving);
         } catch {
           failed();
         } finally {
+          if (saveChains.current.get(viewId) === settled) saveChains.current.delete(viewId);
           const left = (savesInFlight.current.get(viewId) ?? 1) - 1;
           savesInFlight.current.set(viewId, left);
           if (left === 0) {
