@@ -3,7 +3,7 @@ import type { LightMyRequestResponse } from 'fastify';
 import type { WireWorkspaceToken } from '../../schema/accessToken';
 import type { WireBlock } from '../../schema/block';
 import type { WireBlockFold, WirePageFolds } from '../../schema/blockFolds';
-import { actor, createPage, share, type Actor } from '../../test/helpers/pages';
+import { actor, createPage, expectStatus, share, type Actor } from '../../test/helpers/pages';
 import { api, countRows, createTestApp, errorCode, expectOk, type TestApp } from '../../test/helpers/testApp';
 
 /*
@@ -41,27 +41,14 @@ async function sharedPage(title = 'Складки'): Promise<string> {
   return page.id;
 }
 
-/** A block put straight into the table (the toggle types may not be in the block registry yet). */
+/** A block made through the API by the page's owner (deleted again when `deleted`). */
 async function insertBlock(pageId: string, type = 'toggle', deleted = false): Promise<string> {
-  const id = crypto.randomUUID();
-  const now = new Date().toISOString();
-  await t.app.db
-    .insertInto('blocks')
-    .values({
-      id,
-      page_id: pageId,
-      parent_id: null,
-      sort_key: `a${crypto.randomBytes(4).toString('hex')}`,
-      type,
-      data: '{"tokens":[{"text":"Подробнее"}]}',
-      version: 1,
-      created_at: now,
-      updated_at: now,
-      updated_by: ann.id,
-      deleted_at: deleted ? now : null,
-    })
-    .execute();
-  return id;
+  const made = expectOk<{ id: string; version: number }>(
+    await api(t, ann.cookie, 'POST', `${S}/block`, { pageId, type, data: { tokens: [{ text: 'Подробнее' }] } }),
+    201,
+  );
+  if (deleted) expectStatus(await api(t, ann.cookie, 'DELETE', `${S}/block/${made.id}?version=${made.version}`), 200);
+  return made.id;
 }
 
 const fold = (who: Actor, blockId: string, payload: unknown) => api(t, who.cookie, 'PUT', `${S}/block/${blockId}/fold`, payload);
