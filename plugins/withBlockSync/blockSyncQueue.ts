@@ -427,6 +427,15 @@ export function createBlockSyncQueue(options: BlockSyncOptions) {
       applyResolution(uid, resolveVersionConflict(base, local, server));
       return;
     }
+    comesBackWithTheirs(uid, base, server);
+  }
+
+  /**
+   * A block deleted here that the server still has, with what others typed into it since `base`
+   * (ours): it comes back holding their text only, and the server is brought to that (or the
+   * delete goes again when they typed nothing).
+   */
+  function comesBackWithTheirs(uid: string, base: WireContent | undefined, server: WireBlock): void {
     const typed = typedSince(base, server);
     if (typed) options.onRemoteBlock?.({ ...server, type: typed.type, data: typed.data });
     if (!typed || !sameContent(typed, server)) makeDue(uid);
@@ -450,9 +459,7 @@ export function createBlockSyncQueue(options: BlockSyncOptions) {
       // hold what someone else typed into it, which was never joined here. Deleting it at the
       // server's version would drop that text; it comes back with what was typed since ours,
       // as after a refused delete (versionConflict).
-      const typed = typedSince(bases.lastSent ?? bases.created, server);
-      if (typed) options.onRemoteBlock?.({ ...server, type: typed.type, data: typed.data });
-      if (!typed || !sameContent(typed, server)) makeDue(uid);
+      comesBackWithTheirs(uid, bases.lastSent ?? bases.created, server);
       return;
     }
     applyResolution(uid, resolveExisting(server, bases, local));

@@ -4,6 +4,8 @@ import { blockWith, cursor, doc, editorWith, title } from '../testDocument';
 import type { BlockElementType } from '../../schema/slate';
 import { foldedAway, memoryFolds, onFoldedAwayChange } from './withFolding';
 import { convertBlock } from '../withMarkdownShortcuts/withMarkdownShortcuts';
+import { duplicateBlock, moveBlock } from '../withBlockActions';
+import { copyContent } from '../withClipboard/serialize';
 
 /* Folding blocks (toggles) in the headless editor: what is folded away, the keys, a new toggle opening. */
 
@@ -94,5 +96,35 @@ describe('a toggle made here', () => {
     convertBlock(editor, [1], 'toggleBlock' as BlockElementType);
     expect(folds.isOpen('a')).toBe(true);
     expect(folds.isOpen('other')).toBe(false);
+  });
+});
+
+describe('a toggle keeps what is folded under it (the issue: drag, the block menu, copy, undo)', () => {
+  const doc3 = () =>
+    doc(title(), text('x', 0, 'x'), toggle('t', 0, 'T'), text('c', 1, 'c'), toggle('t2', 1, 'T2'), text('d', 2, 'd'), text('after', 0, 'after'));
+
+  it('moved (the handle, the block menu) and duplicated, it takes its folded children along; undo brings it back', () => {
+    const editor = editorWith(doc3());
+    moveBlock(editor, 2, -1);
+    expect(shape(editor)).toEqual(['toggle:t:0', 'text:c:1', 'toggle:t2:1', 'text:d:2', 'text:x:0', 'text:after:0']);
+    const copy = duplicateBlock(editor, 1);
+    expect(
+      shape(editor)
+        .slice(copy - 1, copy + 3)
+        .map((s) => s.replace(/:[^:]+:/, ':?:')),
+    ).toEqual(['toggle:?:0', 'text:?:1', 'toggle:?:1', 'text:?:2']);
+    editor.undo();
+    editor.undo();
+    expect(shape(editor)).toEqual(['text:x:0', 'toggle:t:0', 'text:c:1', 'toggle:t2:1', 'text:d:2', 'text:after:0']);
+    // Still closed: folding is not in the document's history.
+    expect(away(editor)).toEqual(['c', 'd', 't2']);
+  });
+
+  it('copied as blocks (its selection reaches over its subtree, as block selection makes it), its children are in the copy', () => {
+    const editor = editorWith(doc3());
+    editor.selection = { anchor: { path: [2, 0], offset: 0 }, focus: { path: [5, 0], offset: 1 } };
+    const copied = copyContent(editor)!;
+    expect(copied.html).toBe('<details open><summary>T</summary><p>c</p><details open><summary>T2</summary><p>d</p></details></details>');
+    expect((copied.json as { blocks: { type: string }[] }).blocks.map((b) => b.type)).toEqual(['toggle', 'text', 'toggle', 'text']);
   });
 });

@@ -49,15 +49,34 @@ export function memoryFolds(open: Iterable<string> = []): FoldState {
 /** Operations that cannot change which blocks are folded away (typing, the caret). */
 const TEXT_ONLY = new Set<Operation['type']>(['insert_text', 'remove_text', 'set_selection']);
 
-const structure = new WeakMap<Editor, { version: number; hidden?: { version: number; folds: number; set: ReadonlySet<string> }; folds: number }>();
+/**
+ * Per editor: `version` counts changes of the page's shape, `folds` of the open toggles; `hidden`
+ * is the set computed at those counts; `notified` the counts the listeners last heard.
+ */
+interface FoldingState {
+  version: number;
+  folds: number;
+  hidden?: { version: number; folds: number; set: ReadonlySet<string> };
+  notified: { version: number; folds: number };
+  listeners: Set<() => void>;
+}
+const states = new WeakMap<Editor, FoldingState>();
 
-function stateOf(editor: Editor) {
-  let state = structure.get(editor);
+function stateOf(editor: Editor): FoldingState {
+  let state = states.get(editor);
   if (!state) {
-    state = { version: 0, folds: 0 };
-    structure.set(editor, state);
+    state = { version: 0, folds: 0, notified: { version: 0, folds: 0 }, listeners: new Set() };
+    states.set(editor, state);
   }
   return state;
+}
+
+/** Tells the listeners once per change of the shape or the folds (a keystroke of typing tells nobody). */
+function notify(editor: Editor): void {
+  const state = stateOf(editor);
+  if (state.notified.version === state.version && state.notified.folds === state.folds) return;
+  state.notified = { version: state.version, folds: state.folds };
+  for (const listener of [...state.listeners]) listener();
 }
 
 /**
@@ -83,20 +102,11 @@ export function foldedAway(editor: Editor & FoldingEditor): ReadonlySet<string> 
   return set;
 }
 
-/** Calls `listener` when which blocks are folded away may have changed (the shape or the folds). */
+/** Calls `listener` when which blocks are folded away may have changed (the shape or the folds), not on typing. */
 export function onFoldedAwayChange(editor: Editor & FoldingEditor, listener: () => void): () => void {
-  let last = -1;
-  const check = () => {
-    const state = stateOf(editor);
-    const now = state.version * 1_000_003 + state.folds;
-    if (now !== last) {
-      last = now;
-      listener();
-    }
-  };
-  const listeners = (editor as unknown as { foldListeners: Set<() => void> }).foldListeners;
-  listeners.add(check);
-  return () => listeners.delete(check);
+  const { listeners } = stateOf(editor);
+  listeners.add(listener);
+  return () => listeners.delete(listener);
 }
 
 /** The index of the caret's top-level block (outside tables), or -1. */
@@ -108,28 +118,19 @@ function caretIndex(editor: Editor): number {
 
 export function withFolding<E extends Editor & { handleKey(event: KeyPress): boolean }>(editor: E, folds: FoldState = memoryFolds()): E & FoldingEditor {
   const folding = editor as E & FoldingEditor;
-  folding.folds = folds;
-  const listeners = new Set<() => void>();
-  (folding as unknown as { foldListeners: Set<() => void> }).foldListeners = listeners;
-  const notify = () => {
-    for (const listener of [...listeners]) listener();
-  };
-  let unsubscribe = folds.subscribe(() => {
+  const foldsChanged = () => {
     stateOf(folding).folds += 1;
-    notify();
-  });
+    notify(folding);
+  };
+  let unsubscribe = folds.subscribe(foldsChanged);
   // The app may set its own state after building the editor: follow it.
   Object.defineProperty(folding, 'folds', {
     get: () => folds,
     set: (next: FoldState) => {
       unsubscribe();
       folds = next;
-      stateOf(folding).folds += 1;
-      unsubscribe = folds.subscribe(() => {
-        stateOf(folding).folds += 1;
-        notify();
-      });
-      notify();
+      unsubscribe = folds.subscribe(foldsChanged);
+      foldsChanged();
     },
     configurable: true,
   });
@@ -153,7 +154,7 @@ export function withFolding<E extends Editor & { handleKey(event: KeyPress): boo
 
   folding.onChange = (options) => {
     onChange(options);
-    notify();
+    notify(folding);
   };
 
   folding.handleKey = (event) => {
