@@ -43,7 +43,7 @@ const integration = (name) => ({
   ...base,
   displayName: name,
   testEnvironment: 'node',
-  testMatch: ['<rootDir>/{server,examples}/**/*.int.test.ts'],
+  testMatch: ['<rootDir>/{server,plugins,examples}/**/*.int.test.ts'],
   // Read by test/helpers/testApp.ts to pick the database of this project.
   globals: { __TEST_DB__: name },
   globalSetup: `<rootDir>/test/helpers/${name}GlobalSetup.mjs`,
@@ -82,7 +82,7 @@ export default {
       ...base,
       displayName: 'e2e',
       testEnvironment: 'node',
-      testMatch: ['<rootDir>/test/e2e/**/*.e2e.test.ts', '<rootDir>/examples/**/*.e2e.test.ts'],
+      testMatch: ['<rootDir>/test/e2e/**/*.e2e.test.ts', '<rootDir>/{plugins,examples}/**/*.e2e.test.ts'],
     },
   ],
 };

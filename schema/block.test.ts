@@ -193,6 +193,30 @@ const DATA_ARBS: Record<BlockWireType, fc.Arbitrary<BlockData>> = {
   toggleHeading1: textDataArb,
   toggleHeading2: textDataArb,
   toggleHeading3: textDataArb,
+  bookmark: fc.option(fc.webUrl({ validSchemes: ['http', 'https'] }), { nil: null }).chain((url) =>
+    fc.record(
+      {
+        url: fc.constant(url),
+        preview:
+          url === null
+            ? fc.constant(null)
+            : fc.option(
+                fc.record(
+                  {
+                    title: fc.string({ minLength: 1, maxLength: 30 }),
+                    description: fc.option(fc.string({ maxLength: 60 }), { nil: null }),
+                    image: fc.option(fc.webUrl({ validSchemes: ['https'] }), { nil: null }),
+                    icon: fc.option(fc.webUrl({ validSchemes: ['https'] }), { nil: null }),
+                    siteName: fc.option(fc.string({ maxLength: 20 }), { nil: null }),
+                  },
+                  plain,
+                ),
+                { nil: null },
+              ),
+      },
+      plain,
+    ),
+  ),
   progress: fc.tuple(textDataArb, fc.integer({ min: 0, max: 100 })).map(([d, value]) => ({ ...d, value })),
 };
 

@@ -19,6 +19,10 @@ export const ERROR_CODES = {
   blockExists: 'block.already_exists',
   /** A fold (`PUT block/{id}/fold`) of a block that is no toggle (docs/api/blocks.md «Toggle folds (per person)»): 422. */
   blockNotAToggle: 'block.not_a_toggle',
+  /** A link preview of an address the server may not fetch: not http(s), credentials in it, or a private, loopback or link-local address after DNS or a redirect (docs/api/blocks.md «Link previews»): 422. */
+  linkAddressRefused: 'link.address_refused',
+  /** A link preview whose page did not answer in time, could not be reached or redirected too often: 502. */
+  linkUnreachable: 'link.unreachable',
   pageExists: 'page.already_exists',
   invalidEmail: 'auth.invalid_email',
   oauthDisabled: 'auth.oauth_disabled',

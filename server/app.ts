@@ -17,6 +17,7 @@ import { aiRoutes } from './routes/ai';
 import { authRoutes } from './routes/auth';
 import { blockRoutes } from './routes/blocks';
 import { blockFoldRoutes } from './routes/blockFolds';
+import { linkPreviewRoutes } from './routes/linkPreview';
 import { databaseRoutes } from './routes/databases';
 import { databaseFormRoutes } from './routes/databaseForms';
 import { databaseTemplateRoutes } from './routes/databaseTemplates';
@@ -109,6 +110,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(historyRoutes, { announcer });
   await app.register(blockRoutes, { config });
   await app.register(blockFoldRoutes);
+  await app.register(linkPreviewRoutes, { allowPrivate: config.linkPreviewAllowPrivate });
   await app.register(databaseRoutes, { limits: config.userLimits });
   await app.register(databaseFormRoutes, { limits: config.userLimits });
   await app.register(databaseTemplateRoutes);

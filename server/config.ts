@@ -92,6 +92,8 @@ export interface Config {
   formulaInlineRows: number;
   /** Webhooks may target private, loopback and link-local addresses (WEBHOOKS_ALLOW_PRIVATE, default false: a server inside a network only; docs/api/webhooks.md). */
   webhooksAllowPrivate: boolean;
+  /** Link previews (bookmarks) may fetch private, loopback and link-local addresses (LINK_PREVIEW_ALLOW_PRIVATE, default false: for tests and a server whose users' links all point inside its network; docs/security.md «Fetching links»). */
+  linkPreviewAllowPrivate: boolean;
   /**
    * Whether to believe X-Forwarded-For (client addresses for rate limits): false by default, so
    * nobody can dodge a per-address limit with a forged header; `true`, a hop count, or proxy
@@ -357,6 +359,7 @@ const envSchema = z.object({
   ),
   FORMULA_INLINE_ROWS: integer(0),
   WEBHOOKS_ALLOW_PRIVATE: boolean(),
+  LINK_PREVIEW_ALLOW_PRIVATE: boolean(),
   TRUST_PROXY: optional(
     z
       .string()
@@ -465,6 +468,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     formulaTimeZone: e.FORMULA_TIME_ZONE ?? 'Europe/Moscow',
     formulaInlineRows: e.FORMULA_INLINE_ROWS ?? 2_000,
     webhooksAllowPrivate: e.WEBHOOKS_ALLOW_PRIVATE ?? false,
+    linkPreviewAllowPrivate: e.LINK_PREVIEW_ALLOW_PRIVATE ?? false,
     trustProxy: e.TRUST_PROXY ?? false,
     uploadLimitBytes: (e.UPLOAD_LIMIT_MB ?? 50) * 1024 * 1024,
     storageQuotaBytes: (e.STORAGE_QUOTA_MB ?? 0) * 1024 * 1024,

@@ -6,3 +6,4 @@ export { parseMarkdown } from './parseMarkdown';
 export { parseClipboardJson, type ClipboardJson } from './parseJson';
 export { copyContent, blocksToHtml, blocksToText, type CopiedContent } from './serialize';
 export { escapeMarkdown, tokensToMarkdown } from '../../schema/markdown/write';
+export { bareLinkOf, linkBlockChoices, pastedLinkRange, turnPastedLink } from './pastedLink';

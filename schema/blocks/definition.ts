@@ -43,6 +43,13 @@ export interface BlockDefinition<WireType extends string = string, Data = unknow
    * into it). A type without it is not offered there (databases, until their feature).
    */
   defaultData?(): Data;
+  /**
+   * A bare link pasted into the text may become a block of this type: the paste's menu offers it
+   * beside «Оставить ссылкой» when this gives data for the address (src/editor/PasteLinkMenu.tsx).
+   */
+  fromLink?(url: string): Data | null;
+  /** Its group in the slash menu (absent: basic blocks). */
+  menuGroup?: 'media' | 'database' | 'advanced';
   /** A void element has no editable text: its one empty text child is a placeholder for Slate. */
   isVoid: boolean;
   /** How the editor's keys treat a block of the type that has text (absent: Slate's own, below). */

@@ -6,6 +6,7 @@ import { codeBlock } from '../../plugins/blocks/code/block';
 import { databaseBlock, databaseRowBlock } from '../../plugins/blocks/database/block';
 import { dividerBlock } from '../../plugins/blocks/divider/block';
 import { documentBlock } from '../../plugins/blocks/document/block';
+import { bookmarkBlock } from '../../plugins/blocks/bookmark/block';
 import { embedBlock } from '../../plugins/blocks/embed/block';
 import { fileBlock } from '../../plugins/blocks/file/block';
 import { heading1Block, heading2Block, heading3Block } from '../../plugins/blocks/heading/block';
@@ -36,6 +37,7 @@ export const BLOCK_DEFINITIONS = [
   tableBlock,
   imageBlock,
   fileBlock,
+  bookmarkBlock,
   embedBlock,
   documentBlock,
   quoteBlock,

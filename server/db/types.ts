@@ -457,6 +457,16 @@ export interface FormulaJobTable {
 }
 
 /** Whether a person has a toggle block open (docs/api/blocks.md «Toggle folds (per person)»); no row: folded. */
+/** A link's preview as the server last read it (server/repositories/linkPreviews.ts). */
+export interface LinkPreviewTable {
+  url: string;
+  /** JSON of WireLinkPreview; null when the read failed. */
+  preview: string | null;
+  /** The failure's error code (link.address_refused, link.unreachable); null when read. */
+  failure: string | null;
+  fetched_at: string;
+}
+
 export interface BlockFoldTable {
   user_id: string;
   /** The block's page: a page's open toggles are listed by it, and go with it when it is deleted for good. */
@@ -538,6 +548,7 @@ export interface Database {
   webhooks: WebhookTable;
   webhook_deliveries: WebhookDeliveryTable;
   block_folds: BlockFoldTable;
+  link_previews: LinkPreviewTable;
 }
 
 export type UserRow = Selectable<UserTable>;

@@ -1,4 +1,5 @@
 import { parse } from 'parse5';
+import { PREVIEW_LIMITS } from '../../plugins/blocks/bookmark/block';
 import { safeFetch, type SafeFetchOptions } from './safeFetch';
 
 /*
@@ -17,8 +18,6 @@ export interface LinkPreview {
   icon: string | null;
   siteName: string | null;
 }
-
-export const PREVIEW_LIMITS = { title: 300, description: 1_000, siteName: 100, url: 2_048 } as const;
 
 interface Node5 {
   nodeName: string;

@@ -5,7 +5,9 @@ import { clockSweeper, formulaWorker } from '../commands/databases/formulaJobs';
 import { exportWorker } from '../export/exportJobs';
 import type { VersionAnnouncer } from '../history/announcements';
 import { historian } from '../history/historian';
+import { PREVIEW_KEPT_MS } from '../commands/links/preview';
 import { sweepAbandonedUploads } from '../repositories/files';
+import { sweepLinkPreviews } from '../repositories/linkPreviews';
 import type { RequestActivity } from '../requestActivity';
 import { searchIndexer } from '../search/indexer';
 import { webhookWorker } from '../webhooks/deliver';
@@ -27,7 +29,8 @@ const SWEEP_EVERY_MS = 10 * 60 * 1000;
  *   computed again in the background after a change of its fields; and the clock sweeper, which
  *   queues the databases whose formulas read now() or today() every half hour;
  * - the webhook sender (server/webhooks/deliver.ts): the workspaces' webhook deliveries, tried again with backoff;
- * - the upload sweeper: upload URLs never used and uploads never finished, rows and bytes.
+ * - the upload sweeper: upload URLs never used and uploads never finished, rows and bytes; and
+ *   link previews older than the day they are given for (server/commands/links/preview.ts).
  *
  * Several processes on one PostgreSQL share the work (each target or job is taken by one).
  */
@@ -45,9 +48,12 @@ export async function backgroundWorkers(
     clockSweeper(app.db, app.log),
     webhookWorker(app.db, app.log),
     new BackgroundLoop(
-      async () => ((await sweepAbandonedUploads(app.db, app.fileStore)) > 0 ? 0 : SWEEP_EVERY_MS),
+      async () => {
+        await sweepLinkPreviews(app.db, new Date(Date.now() - PREVIEW_KEPT_MS).toISOString());
+        return (await sweepAbandonedUploads(app.db, app.fileStore)) > 0 ? 0 : SWEEP_EVERY_MS;
+      },
       app.log,
-      'sweeping abandoned uploads failed; trying again',
+      'sweeping abandoned uploads or old link previews failed; trying again',
       SWEEP_EVERY_MS,
     ),
   ];

@@ -114,6 +114,8 @@ export interface RequestOptions {
   changesOnly?: string;
   /** Statuses this call answers as a matter of course (a 400 of auth/register: no such person): not reported, beside `EXPECTED_STATUSES`. */
   expected?: readonly number[];
+  /** How many times a 500 or 502 is asked again (default MAX_RETRIES); 0 where the server answers a 502 of its own (a link preview: the page it read did not answer). */
+  retries?: number;
 }
 
 /** A prefetched GET is taken by api() only this soon after it was asked for. */
@@ -235,7 +237,7 @@ export async function api<T>(path: string, options: RequestOptions = {}): Promis
     } catch (error) {
       throw new ApiRequestError(undefined, undefined, error instanceof Error ? error.message : 'network error');
     }
-    if (RETRY_STATUSES.has(response.status) && attempt < MAX_RETRIES) {
+    if (RETRY_STATUSES.has(response.status) && attempt < (options.retries ?? MAX_RETRIES)) {
       await new Promise((resolve) => setTimeout(resolve, 300 * 2 ** attempt));
       continue;
     }

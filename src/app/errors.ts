@@ -73,6 +73,8 @@ export const ERROR_MESSAGES: Record<ErrorCode | 'network', string | null> = {
   'block.version_conflict': null,
   'block.already_exists': null,
   'block.not_a_toggle': null,
+  'link.address_refused': 'errors.codes.linkAddressRefused',
+  'link.unreachable': 'errors.codes.linkUnreachable',
   'page.already_exists': 'errors.codes.pageExists',
   'auth.invalid_email': 'errors.codes.invalidEmail',
   'auth.oauth_disabled': 'errors.codes.oauthFailed',

@@ -16,6 +16,7 @@ import {
   createBlockSyncQueue,
   readBlock,
   readClipboard,
+  bareLinkOf,
   replaceWithServerCopy,
   revertRefusedBlock,
   type BlockSyncQueue,
@@ -38,6 +39,7 @@ import { reportCloneError } from '../features/pages/pageErrors';
 import { stopUnsupportedHistory } from '../app/historyInput';
 import { useFloatingToolbar } from './FloatingToolbar';
 import { useLinkCard } from './LinkCard';
+import { usePasteLinkMenu } from './PasteLinkMenu';
 import { BlockHandle } from './BlockHandle';
 import { useBlockSelection } from './useBlockSelection';
 import { caretBelowBlocks } from './clickBelow';
@@ -158,6 +160,8 @@ export function DocumentEditor({
   const databaseRemoval = useDatabaseRemovalDialog();
   const confirmDatabaseRemoval = useRef(databaseRemoval.confirm);
   confirmDatabaseRemoval.current = databaseRemoval.confirm;
+  // A bare link pasted: the menu that offers to make it a bookmark or an embed (set below, once the hook exists).
+  const offerPastedLink = useRef<(url: string) => void>(() => undefined);
 
   const { editor, queue, title } = useMemo(() => {
     const titleSync = { timer: undefined as ReturnType<typeof setTimeout> | undefined, pending: null as string | null };
@@ -213,12 +217,18 @@ export function DocumentEditor({
     // blocks (when the page screen has not asked already: each is asked for once).
     preloadDatabases(blocks);
     if (canEdit) {
-      // Files pasted or dropped (nothing else on the clipboard) become image and file uploads.
+      // Files pasted or dropped (nothing else on the clipboard) become image and file uploads; a
+      // bare link is pasted as a link, then offered as a bookmark or an embed.
       const { insertData } = workspaceEditor;
       workspaceEditor.insertData = (data) => {
         const files = Array.from(data.files ?? []);
-        if (files.length > 0 && !readClipboard(data)) pasteFiles(workspaceEditor, files);
-        else insertData(data);
+        if (files.length > 0 && !readClipboard(data)) {
+          pasteFiles(workspaceEditor, files);
+          return;
+        }
+        insertData(data);
+        const link = bareLinkOf(data);
+        if (link) offerPastedLink.current(link);
       };
     }
     // Copy writes a page link's current title as its text (HTML and plain text).
@@ -434,6 +444,8 @@ export function DocumentEditor({
     showToast(t(startAi === 'improve' ? 'intents.ai.improve' : 'intents.ai.continue'), 'info', 15_000, { label: t('intents.ai.start'), run: begin });
   }, [startAi, canEdit, editor, t]);
   const linkCard = useLinkCard(editor, canEdit, frame, toolbar.openLink);
+  const pasteLink = usePasteLinkMenu(editor, canEdit);
+  offerPastedLink.current = pasteLink.offer;
   // Escape twice (block selection, then out) leaves the editor for the next Tab stop after it:
   // Tab itself indents (docs/web-app.md, «Accessibility» → «Editor and menus»).
   // In a panel that Escape closes (a row's peek), leaving is the panel's: the Escape goes on to it.
@@ -461,7 +473,7 @@ export function DocumentEditor({
   };
   // The editor's accessible name: the page's title as it is now (the store follows every keystroke), or «Текст страницы».
   const liveTitle = useAppSelector((state) => state.pages.entities[page.id]?.title ?? page.title).trim();
-  const popup = slash.popup ?? pagePicker.popup;
+  const popup = slash.popup ?? pagePicker.popup ?? pasteLink.popup;
   const decorateCode = useCodeDecorate();
   const decorate = useMemo(
     () =>
@@ -483,6 +495,7 @@ export function DocumentEditor({
             slash.onChange();
             pagePicker.onChange();
             linkCard.onChange();
+            pasteLink.onChange();
             // The read-only top of a big page: where the person clicked goes to the editor after it.
             if (!canEdit && handover) handover.current = editor.selection;
           }}
@@ -490,7 +503,8 @@ export function DocumentEditor({
           {slash.menu}
           {pagePicker.picker}
           {toolbar.toolbar}
-          {linkCard.card}
+          {/* The link just pasted has the paste's menu under it, not also its card. */}
+          {pasteLink.menu ?? linkCard.card}
           {blockSelection.style}
           {canEdit ? <LeaveGuard unsaved={unsaved} save={save} /> : null}
           {databaseRemoval.dialog}
@@ -542,6 +556,7 @@ export function DocumentEditor({
                   if (
                     slash.handleKey(event) ||
                     pagePicker.handleKey(event) ||
+                    pasteLink.handleKey(event) ||
                     ai.handleKey(event) ||
                     blockMenuKey(event) ||
                     blockSelection.handleKey(event) ||

@@ -22,7 +22,7 @@ export { Icon } from '../ui/icons';
 
 export { blockRootProps } from './renderers';
 export { editorT, isEmptyBlock } from './blocks/textBlockParts';
-export { AlignButtons, ScaledBox, UploadPanel, stopKeys, useSetBlockFields } from './blocks/mediaParts';
+export { AlignButtons, LinkPanel, ScaledBox, UploadPanel, stopKeys, useSetBlockFields } from './blocks/mediaParts';
 export { editorPageId } from './upload';
 /** Scrolls a block of the page into view, its chunk mounted first if it is far away. */
 export { revealBlock } from './lazyChunks';

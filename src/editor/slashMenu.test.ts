@@ -26,7 +26,7 @@ describe('slash menu', () => {
     expect(items.map((i) => i.wireType).sort()).toEqual([...MENU_DEFINITIONS.map((d) => d.wireType), 'database'].sort());
     // By group: basic blocks, media, the database, the advanced ones.
     expect([...new Set(items.map((i) => i.group))]).toEqual(['basic', 'media', 'database', 'advanced']);
-    expect(items.filter((i) => i.group === 'media').map((i) => i.wireType)).toEqual(['image', 'file', 'embed']);
+    expect(items.filter((i) => i.group === 'media').map((i) => i.wireType)).toEqual(['image', 'file', 'bookmark', 'embed']);
     expect(items.filter((i) => i.group === 'database').map((i) => i.label)).toEqual(['База данных', 'Таблица данных']);
     expect(items.filter((i) => i.group === 'advanced').map((i) => i.wireType)).toEqual(['code', 'latex']);
     // Each with a description under its name.

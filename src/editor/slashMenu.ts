@@ -26,16 +26,8 @@ export function slashQueryAt(editor: Editor): SlashQuery | null {
 /** The menu's groups, in order (the AI's after them: `ai`). */
 export const SLASH_GROUPS = ['basic', 'media', 'database', 'advanced'] as const;
 export type SlashGroup = (typeof SLASH_GROUPS)[number];
-
-/** Each block type's group in the menu (a type not named here is basic). */
-const GROUP_OF: Readonly<Record<string, SlashGroup>> = {
-  image: 'media',
-  file: 'media',
-  embed: 'media',
-  database: 'database',
-  code: 'advanced',
-  latex: 'advanced',
-};
+// A definition's menuGroup names one of them (schema/blocks/definition.ts).
+export type _MenuGroupsAgree = NonNullable<RegisteredBlock['menuGroup']> extends SlashGroup ? true : never;
 
 /** The order within a group (as in Notion: text and headings, the lists, then the rest); a type not named goes last. */
 const MENU_ORDER = [
@@ -92,7 +84,7 @@ export const MENU_DEFINITIONS: readonly RegisteredBlock[] = [
  */
 export function slashItems(query: string, labelOf: (wireType: string) => string): SlashItem[] {
   const items = MENU_DEFINITIONS.flatMap((d) => {
-    const item: SlashItem = { type: d.slateType, wireType: d.wireType, label: labelOf(d.wireType), group: GROUP_OF[d.wireType] ?? 'basic' };
+    const item: SlashItem = { type: d.slateType, wireType: d.wireType, label: labelOf(d.wireType), group: d.menuGroup ?? 'basic' };
     return d.slateType === 'databaseBlock' ? [item, { ...item, label: labelOf('databaseTable'), id: 'databaseTable' }] : [item];
   });
   const rank = (item: SlashItem) => {

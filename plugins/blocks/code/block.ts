@@ -98,6 +98,7 @@ export const codeBlock: BlockDefinition<'code', CodeData, CodeElement> = {
       return language ? { language } : {};
     },
   },
+  menuGroup: 'advanced',
   isVoid: false,
   defaultData: () => ({ tokens: [], language: DEFAULT_CODE_LANGUAGE }),
   canonicalize: (data) => ({ ...data, tokens: plainCodeTokens(data.tokens) }),

@@ -44,6 +44,7 @@ export const databaseBlock: BlockDefinition<'database', DatabaseData, DatabaseEl
   slateType: 'databaseBlock',
   dataSchema: databaseDataSchema,
   shortcuts: [],
+  menuGroup: 'database',
   isVoid: true,
   canonicalize: (data) => data,
   // Its first view as a table and a link to its CSV, as the export writes them (server/export/pageExport.ts).

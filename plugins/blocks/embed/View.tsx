@@ -1,8 +1,8 @@
-import { memo, useMemo, useState } from 'react';
+import { memo, useMemo } from 'react';
 import { useReadOnly, type RenderElementProps } from 'slate-react';
 import { EMBED_SANDBOX, embedSource, embedUrlSchema } from './block';
 import type { EmbedElement } from '../../../schema/slate';
-import { AlignButtons, ScaledBox, blockRootProps, editorT, stopKeys, useSetBlockFields, type BlockViews } from '../../../src/editor/blockView';
+import { AlignButtons, LinkPanel, ScaledBox, blockRootProps, editorT, useSetBlockFields, type BlockViews } from '../../../src/editor/blockView';
 
 /** Videos are 16:9; maps, documents and boards get a taller frame. */
 const VIDEO_PROVIDERS = new Set(['youtube', 'vimeo', 'rutube', 'vk', 'loom']);
@@ -24,67 +24,7 @@ export const EmbedView = memo(function EmbedView({ attributes, children, element
 
 function EmbedLinkForm({ embed, readOnly }: { embed: EmbedElement; readOnly: boolean }) {
   const setFields = useSetBlockFields(embed);
-  const [value, setValue] = useState('');
-  const [invalid, setInvalid] = useState(false);
-  if (readOnly) {
-    return (
-      <div className="media-panel" contentEditable={false}>
-        <div className="media-panel-title">{editorT('embed.empty')}</div>
-      </div>
-    );
-  }
-  const submit = () => {
-    const url = value.trim();
-    if (!embedUrlSchema.safeParse(url).success) {
-      setInvalid(true);
-      return;
-    }
-    setFields({ url });
-  };
-  return (
-    <form
-      className="media-panel embed-form"
-      contentEditable={false}
-      onSubmit={(event) => {
-        event.preventDefault();
-        submit();
-      }}
-    >
-      <div className="media-panel-title">{editorT('embed.empty')}</div>
-      <div className="embed-form-row">
-        <input
-          className="embed-input"
-          type="url"
-          inputMode="url"
-          value={value}
-          placeholder={editorT('embed.placeholder')}
-          aria-label={editorT('embed.inputLabel')}
-          onChange={(event) => {
-            setValue(event.target.value);
-            setInvalid(false);
-          }}
-          onKeyDown={(event) => {
-            stopKeys(event);
-            if (event.key === 'Enter') {
-              event.preventDefault();
-              submit();
-            }
-          }}
-          onPaste={(event) => event.stopPropagation()}
-        />
-        <button type="submit" className="media-button">
-          {editorT('embed.submit')}
-        </button>
-      </div>
-      {invalid ? (
-        <div className="media-error" role="alert">
-          {editorT('embed.invalid')}
-        </div>
-      ) : (
-        <div className="media-panel-hint">{editorT('embed.hint')}</div>
-      )}
-    </form>
-  );
+  return <LinkPanel strings="embed" readOnly={readOnly} accepts={(url) => embedUrlSchema.safeParse(url).success} onSubmit={(url) => setFields({ url })} />;
 }
 
 function LoadedEmbed({ embed, url, readOnly }: { embed: EmbedElement; url: string; readOnly: boolean }) {

@@ -200,8 +200,11 @@ export const embedBlock: BlockDefinition<'embed', EmbedData, EmbedElement> = {
   slateType: 'embedBlock',
   dataSchema: embedDataSchema,
   shortcuts: ['/embed'],
+  menuGroup: 'media',
   isVoid: true,
   defaultData: () => ({ url: null, scale: 1, align: DEFAULT_ALIGN }),
+  // Offered for a pasted link of an allowed host only (any other would show as a plain card).
+  fromLink: (url) => (embedSource(url) ? { url, scale: 1, align: DEFAULT_ALIGN } : null),
   canonicalize: copyEmbed,
   toSlateFields: (data) => ({ children: [{ text: '' }], ...copyEmbed(data) }),
   toWireData: (element) => {

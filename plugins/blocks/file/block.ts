@@ -81,6 +81,7 @@ export const fileBlock: BlockDefinition<'file', FileData, FileElement> = {
   slateType: 'fileBlock',
   dataSchema: fileDataSchema,
   shortcuts: ['/file'],
+  menuGroup: 'media',
   isVoid: true,
   defaultData: () => ({ remoteData: null }),
   canonicalize: (data) => ({ remoteData: copyRemoteFile(data.remoteData) }),

@@ -79,6 +79,7 @@ export const imageBlock: BlockDefinition<'image', ImageData, ImageElement> = {
   slateType: 'imageBlock',
   dataSchema: imageDataSchema,
   shortcuts: [],
+  menuGroup: 'media',
   isVoid: true,
   defaultData: () => ({ remoteData: null, crop: null, scale: 1, align: 'center' }),
   canonicalize: copyImage,

@@ -20,6 +20,7 @@ export const latexBlock: BlockDefinition<'latex', LatexData, LatexElement> = {
   slateType: 'latexBlock',
   dataSchema: latexDataSchema,
   shortcuts: ['/latex'],
+  menuGroup: 'advanced',
   isVoid: true,
   defaultData: () => ({ formula: '' }),
   canonicalize: (data) => ({ formula: data.formula }),

@@ -249,3 +249,79 @@ export function ScaledBox({
     </div>
   );
 }
+
+/** The words of a LinkPanel (translation keys of the editor's namespace: `${prefix}.empty`, `.placeholder`, `.inputLabel`, `.submit`, `.hint`, `.invalid`). */
+export interface LinkPanelProps {
+  /** The keys' prefix: `embed`, `bookmark`. */
+  strings: string;
+  readOnly: boolean;
+  /** Whether an address may be taken (else `.invalid` is said). */
+  accepts(url: string): boolean;
+  onSubmit(url: string): void;
+}
+
+/**
+ * The empty state of a block made from a link (an embed, a bookmark): a field for the address
+ * and a button; Enter takes it too; an address refused says why. A reader sees the title alone.
+ * Keys and pastes in the field stay there (not the editor's).
+ */
+export function LinkPanel({ strings, readOnly, accepts, onSubmit }: LinkPanelProps) {
+  const [value, setValue] = useState('');
+  const [invalid, setInvalid] = useState(false);
+  if (readOnly) {
+    return (
+      <div className="media-panel" contentEditable={false}>
+        <div className="media-panel-title">{editorT(`${strings}.empty`)}</div>
+      </div>
+    );
+  }
+  const submit = () => {
+    const url = value.trim();
+    if (!accepts(url)) setInvalid(true);
+    else onSubmit(url);
+  };
+  return (
+    <form
+      className="media-panel embed-form"
+      contentEditable={false}
+      onSubmit={(event) => {
+        event.preventDefault();
+        submit();
+      }}
+    >
+      <div className="media-panel-title">{editorT(`${strings}.empty`)}</div>
+      <div className="embed-form-row">
+        <input
+          className="embed-input"
+          type="url"
+          inputMode="url"
+          value={value}
+          placeholder={editorT(`${strings}.placeholder`)}
+          aria-label={editorT(`${strings}.inputLabel`)}
+          onChange={(event) => {
+            setValue(event.target.value);
+            setInvalid(false);
+          }}
+          onKeyDown={(event) => {
+            stopKeys(event);
+            if (event.key === 'Enter') {
+              event.preventDefault();
+              submit();
+            }
+          }}
+          onPaste={(event) => event.stopPropagation()}
+        />
+        <button type="submit" className="media-button">
+          {editorT(`${strings}.submit`)}
+        </button>
+      </div>
+      {invalid ? (
+        <div className="media-error" role="alert">
+          {editorT(`${strings}.invalid`)}
+        </div>
+      ) : (
+        <div className="media-panel-hint">{editorT(`${strings}.hint`)}</div>
+      )}
+    </form>
+  );
+}
