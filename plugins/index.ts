@@ -8,7 +8,9 @@ import { withBlockActions } from './withBlockActions';
 import { withBlockSync, type BlockSyncHandlers } from './withBlockSync';
 import { withClipboard } from './withClipboard';
 import { withDatabaseGuard, type ConfirmDatabaseRemoval } from './withDatabaseGuard';
+import { withDateMentions } from './withDateMentions';
 import { withCodeBlocks } from './withCodeBlocks';
+import { withColumns } from './withColumns';
 import { withFolding } from './withFolding';
 import { withMarkdownShortcuts } from './withMarkdownShortcuts';
 import { withMarks } from './withMarks';
@@ -48,11 +50,15 @@ export function createWorkspaceEditor(sync?: BlockSyncHandlers, options: Workspa
   base.handleKey = () => false;
   // Tables are the innermost rule set: the block rules above see a cell's keys first and pass them on.
   withTables(base);
-  let editor = withPageLinks(
-    withBlockActions(
-      withMarks(
-        withUndoWindow(
-          withFolding(withMarkdownShortcuts(withCodeBlocks(withStructure(withPageHeading(withVoidBlocks(base)))), { orderedNumberAt: nextOrderedNumber })),
+  let editor = withDateMentions(
+    withPageLinks(
+      withBlockActions(
+        withMarks(
+          withUndoWindow(
+            withFolding(
+              withMarkdownShortcuts(withCodeBlocks(withColumns(withStructure(withPageHeading(withVoidBlocks(base))))), { orderedNumberAt: nextOrderedNumber }),
+            ),
+          ),
         ),
       ),
     ),
@@ -67,7 +73,9 @@ export function createWorkspaceEditor(sync?: BlockSyncHandlers, options: Workspa
 export * from './withBlockActions';
 export * from './withBlockSync';
 export * from './withClipboard';
+export * from './withColumns';
 export * from './withDatabaseGuard';
+export * from './withDateMentions';
 export * from './withCodeBlocks';
 export * from './withFolding';
 export * from './withMarkdownShortcuts';

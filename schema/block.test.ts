@@ -189,6 +189,13 @@ const DATA_ARBS: Record<BlockWireType, fc.Arbitrary<BlockData>> = {
   divider: fc.constant({}),
   latex: fc.string({ maxLength: 40 }).map((formula) => ({ formula })),
   tableOfContents: fc.constant({}),
+  columnList: fc.constant({}),
+  column: fc
+    .option(
+      fc.integer({ min: 10, max: 100 }).map((n) => n / 100),
+      { nil: null },
+    )
+    .map((width) => ({ width })),
   toggle: textDataArb,
   toggleHeading1: textDataArb,
   toggleHeading2: textDataArb,

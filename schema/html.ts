@@ -1,4 +1,4 @@
-import { canonicalTokens, isPageLink, isSafeHref, PAGE_LINK_TEXT, pageHref, type Token, type TokenMarks } from './token';
+import { canonicalTokens, dateMentionSchema, isPageLink, isSafeHref, PAGE_LINK_TEXT, pageHref, type Token, type TokenMarks } from './token';
 
 /** Text safe inside HTML elements and attribute values. */
 export function escapeHtml(text: string): string {
@@ -17,6 +17,10 @@ export function tokensToHtml(tokens: readonly Token[]): string {
       if (token.struckOut) html = `<s>${html}</s>`;
       if (isPageLink(token.link)) html = `<a href="${escapeHtml(token.link.href)}" data-page-id="${escapeHtml(token.link.pageId)}">${html}</a>`;
       else if (token.link && isSafeHref(token.link.href)) html = `<a href="${escapeHtml(token.link.href)}">${html}</a>`;
+      if (token.date) {
+        const remind = token.date.remindAt ? ` data-remind-at="${escapeHtml(token.date.remindAt)}"` : '';
+        html = `<time datetime="${escapeHtml(token.date.start)}"${remind}>${html}</time>`;
+      }
       return html;
     })
     .join('');
@@ -88,6 +92,14 @@ export function htmlToTokens(root: Element): Token[] {
         return;
       }
       if (href && isSafeHref(href)) next.link = { href };
+    }
+    if (element.tagName === 'TIME') {
+      // A date mention copied here (the reminder too: whoever pastes it is the one reminded).
+      const date = dateMentionSchema.safeParse({
+        start: element.getAttribute('datetime') ?? '',
+        ...(element.getAttribute('data-remind-at') ? { remindAt: element.getAttribute('data-remind-at') } : {}),
+      });
+      if (date.success) next.date = date.data;
     }
     for (const child of Array.from(element.childNodes)) walk(child, next);
   };

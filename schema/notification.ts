@@ -9,6 +9,7 @@ export const NOTIFICATION_NAMES = [
   'comments.replied',
   'comments.reaction',
   'element_members.invite.member',
+  'reminders.due',
 ] as const;
 export type NotificationName = (typeof NOTIFICATION_NAMES)[number];
 
@@ -45,6 +46,20 @@ export const reactionNotificationContextSchema = commentNotificationContextSchem
 
 export const inviteNotificationContextSchema = z.object({ elementId: z.string(), senderId: z.string() });
 
+/**
+ * Context of reminders.due: a date mention's reminder went off (issue 39): the page and block it
+ * is in, who set it (`senderId`: the person reminded), its text, its day and time on the
+ * writer's clock (`start`) and the instant it was set for.
+ */
+export const reminderNotificationContextSchema = z.object({
+  elementId: z.string(),
+  blockId: z.string(),
+  senderId: z.string(),
+  label: z.string(),
+  start: z.string(),
+  remindAt: z.string(),
+});
+
 const base = { id: z.string(), is_read: z.boolean(), created_at: z.string(), workspace_id: z.string().nullable() };
 
 /** A notification on the wire; the context's fields depend on the name. */
@@ -54,6 +69,7 @@ export const wireNotificationSchema = z.discriminatedUnion('name', [
   z.object({ ...base, name: z.literal('comments.replied'), context: commentNotificationContextSchema }),
   z.object({ ...base, name: z.literal('comments.reaction'), context: reactionNotificationContextSchema }),
   z.object({ ...base, name: z.literal('element_members.invite.member'), context: inviteNotificationContextSchema }),
+  z.object({ ...base, name: z.literal('reminders.due'), context: reminderNotificationContextSchema }),
 ]);
 export type WireNotification = z.infer<typeof wireNotificationSchema>;
 

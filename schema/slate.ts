@@ -10,6 +10,7 @@ export type { ImageElement } from '../plugins/blocks/image/block';
 export type { FileElement } from '../plugins/blocks/file/block';
 export type { EmbedElement } from '../plugins/blocks/embed/block';
 export type { BookmarkElement } from '../plugins/blocks/bookmark/block';
+export type { ColumnElement, ColumnListElement } from '../plugins/blocks/columns/block';
 export type { DocumentElement } from '../plugins/blocks/document/block';
 export type { QuoteElement } from '../plugins/blocks/quote/block';
 export type { BulletListElement } from '../plugins/blocks/bulletList/block';

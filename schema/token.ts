@@ -39,6 +39,38 @@ export function isPageLink(link: { href: string; pageId?: string } | undefined):
   return link?.pageId !== undefined && UUID.test(link.pageId) && link.href === pageHref(link.pageId);
 }
 
+/** A date mention's day, or day and time: the writer's wall clock (`2026-12-11`, `2026-12-11T15:00`). */
+export const DATE_MENTION_START = /^(\d{4})-(\d{2})-(\d{2})(?:T(\d{2}):(\d{2}))?$/;
+
+/** Whether `start` names a real day (and time): no 31 February, no 24:00. */
+export function isDateMentionStart(start: string): boolean {
+  const match = DATE_MENTION_START.exec(start);
+  if (!match) return false;
+  const [, year, month, day, hour = '0', minute = '0'] = match;
+  const date = new Date(Date.UTC(Number(year), Number(month) - 1, Number(day)));
+  return (
+    date.getUTCFullYear() === Number(year) &&
+    date.getUTCMonth() === Number(month) - 1 &&
+    date.getUTCDate() === Number(day) &&
+    Number(hour) < 24 &&
+    Number(minute) < 60
+  );
+}
+
+/**
+ * A date mention (issue 39 §2: `@завтра`, `@пятница 15:00`): its token's text is the date as it
+ * reads (`11 декабря 2026, 15:00`, written when it was made), `start` the day and time on the
+ * writer's clock, and `remindAt`, when it is a reminder, the instant the server notifies the
+ * person who set it (docs/api/blocks.md «Date mentions and reminders»).
+ */
+export const dateMentionSchema = z
+  .object({
+    start: z.string().refine(isDateMentionStart, { message: 'a day as YYYY-MM-DD, or with a time as YYYY-MM-DDTHH:mm' }),
+    remindAt: z.string().datetime().optional(),
+  })
+  .strict();
+export type DateMention = z.infer<typeof dateMentionSchema>;
+
 export const tableAddressSchema = z.object({ x: z.number().int().min(0), y: z.number().int().min(0) }).strict();
 
 /** A run of text with the same modifiers. On the wire a token never has empty text. */
@@ -51,6 +83,7 @@ export const tokenSchema = z
     struckOut: z.boolean().optional(),
     code: z.boolean().optional(),
     link: linkSchema.optional(),
+    date: dateMentionSchema.optional(),
     tableAddress: tableAddressSchema.optional(),
     comments: z.array(z.string().max(64)).max(100).optional(),
   })

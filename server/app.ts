@@ -18,6 +18,7 @@ import { authRoutes } from './routes/auth';
 import { blockRoutes } from './routes/blocks';
 import { blockFoldRoutes } from './routes/blockFolds';
 import { linkPreviewRoutes } from './routes/linkPreview';
+import { reminderRoutes } from './routes/reminders';
 import { databaseRoutes } from './routes/databases';
 import { databaseFormRoutes } from './routes/databaseForms';
 import { databaseTemplateRoutes } from './routes/databaseTemplates';
@@ -111,6 +112,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(blockRoutes, { config });
   await app.register(blockFoldRoutes);
   await app.register(linkPreviewRoutes, { allowPrivate: config.linkPreviewAllowPrivate });
+  await app.register(reminderRoutes);
   await app.register(databaseRoutes, { limits: config.userLimits });
   await app.register(databaseFormRoutes, { limits: config.userLimits });
   await app.register(databaseTemplateRoutes);
@@ -127,6 +129,6 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(workspaceTokenRoutes);
   await app.register(aiRoutes, { config });
   await app.register(webRoutes, { webDir: config.webDir });
-  await app.register(backgroundWorkers, { config, activity, announcer });
+  await app.register(backgroundWorkers, { config, activity, announcer, mailer });
   return app;
 }

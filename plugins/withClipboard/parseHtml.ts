@@ -1,4 +1,4 @@
-import { REGISTERED_BLOCKS, pastedImageToTokens, type RegisteredBlock } from '../../schema/blocks';
+import { definitionForSlateType, REGISTERED_BLOCKS, pastedImageToTokens, type RegisteredBlock } from '../../schema/blocks';
 import { htmlToTokens } from '../../schema/html';
 import type { BlockElement } from '../../schema/slate';
 import type { Token } from '../../schema/token';
@@ -167,6 +167,8 @@ class HtmlReader {
     const block = this.claim(element, depth, container);
     if (block) {
       this.push(block);
+      // A type whose HTML holds its nested blocks (a column list, a column): they are its children.
+      if (definitionForSlateType(block.type)?.html?.nestsChildren) this.walk(element, depth + 1);
       return;
     }
     this.walk(element, depth);

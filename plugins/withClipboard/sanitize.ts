@@ -72,6 +72,7 @@ const ALLOWED_TAGS = [
   'dd',
   'address',
   'iframe',
+  'time',
 ];
 
 /**
@@ -80,6 +81,7 @@ const ALLOWED_TAGS = [
  * handlers and anything else are dropped; data-* attributes are kept by DOMPurify's default.
  */
 const ALLOWED_ATTR = [
+  'datetime',
   'href',
   'src',
   'alt',

@@ -1,1 +1,8 @@
-export { canConvertBlock, convertBlock, withMarkdownShortcuts, type MarkdownShortcutOptions, type OrderedNumbering } from './withMarkdownShortcuts';
+export {
+  canConvertBlock,
+  convertBlock,
+  convertToVariant,
+  withMarkdownShortcuts,
+  type MarkdownShortcutOptions,
+  type OrderedNumbering,
+} from './withMarkdownShortcuts';

@@ -1,7 +1,8 @@
 import { Editor, Element, Node, Path, Range, Text, Transforms } from 'slate';
 import { HistoryEditor } from 'slate-history';
 import { MARKDOWN_FENCES, MARKDOWN_SHORTCUTS, definitionForSlateType } from '../../schema/blocks';
-import type { BlockElement, BlockElementType } from '../../schema/slate';
+import { depthOf, type BlockElement, type BlockElementType } from '../../schema/slate';
+import { newId } from '../../schema/ids';
 import { emptyTextBlock } from '../withPageHeading';
 import { applyInlineMarker, closedInlineMarker, inlineContext, INLINE_MARKER_CHARS } from './inlineMarks';
 
@@ -40,6 +41,29 @@ export function canConvertBlock(element: BlockElement): boolean {
  * table puts it in its first cell: its normalizer builds the grid); a void type (divider, image,
  * formula) cannot, so the text moves to a paragraph right after it — nothing typed is lost.
  */
+/**
+ * A block type's slash-menu variant made at `path` (the columns: the list, then its columns with
+ * a paragraph in each): the block converted, the variant's blocks inserted right after it at
+ * their depths below it, and the caret in the first one that takes text.
+ */
+export function convertToVariant(editor: Editor, path: Path, type: BlockElementType, variantId: string): boolean {
+  const variant = definitionForSlateType(type)?.menuVariants?.find((v) => v.id === variantId);
+  if (!variant) return false;
+  Editor.withoutNormalizing(editor, () => {
+    convertBlock(editor, path, type);
+    const depth = depthOf(Editor.node(editor, path)[0] as BlockElement);
+    const made = variant.children().map(({ type: childType, fields, depth: below }) => {
+      const child = definitionForSlateType(childType);
+      const base = child?.defaultData ? (child.toSlateFields(child.defaultData()) as Record<string, unknown>) : { children: [{ text: '' }] };
+      return { ...base, ...fields, type: childType, uid: newId(), version: 1, depth: depth + below } as unknown as BlockElement;
+    });
+    Transforms.insertNodes(editor, made, { at: [path[0] + 1] });
+    const first = made.findIndex((block) => !editor.isVoid(block));
+    if (first >= 0) Transforms.select(editor, Editor.start(editor, [path[0] + 1 + first]));
+  });
+  return true;
+}
+
 export function convertBlock(editor: Editor, path: Path, type: BlockElementType, extra: Partial<BlockElement> = {}): void {
   const definition = definitionForSlateType(type);
   const current = Editor.node(editor, path)[0] as BlockElement;

@@ -48,6 +48,12 @@ export interface BlockDefinition<WireType extends string = string, Data = unknow
    * beside «Оставить ссылкой» when this gives data for the address (src/editor/PasteLinkMenu.tsx).
    */
   fromLink?(url: string): Data | null;
+  /**
+   * Items of their own in the slash menu instead of the type's one (the columns: «2 колонки» …
+   * «5 колонок», named `blockTypes.<id>`): each makes the block with the blocks under it that
+   * `children` lists (their type, fields and depth below it, in order).
+   */
+  menuVariants?: readonly MenuVariant[];
   /** Its group in the slash menu (absent: basic blocks). */
   menuGroup?: 'media' | 'database' | 'advanced';
   /** A void element has no editable text: its one empty text child is a placeholder for Slate. */
@@ -81,6 +87,12 @@ export interface BlockDefinition<WireType extends string = string, Data = unknow
   canonicalize(data: Data): Data;
   toSlateFields(data: Data): ElementFields<Element>;
   toWireData(element: Element): Data;
+}
+
+/** A slash-menu variant of a block type (`BlockDefinition.menuVariants`). */
+export interface MenuVariant {
+  id: string;
+  children(): ReadonlyArray<{ type: string; fields: Record<string, unknown>; depth: number }>;
 }
 
 /** The Slate element of a definition's type. */
@@ -135,6 +147,8 @@ export interface BlockHtml<Data> {
 export interface BlockMarkdown<Data> {
   serialize(data: Data, context: MarkdownContext): string[];
   list?: 'bullet' | 'numbered';
+  /** Its children are written at its own level, not indented under it (a column list and its columns: Markdown has no columns). */
+  childrenUnindented?: boolean;
   /** A numbered item that starts its count anew at this number (else its run's next). */
   startsAt?(data: Data): number | undefined;
 }

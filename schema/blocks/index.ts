@@ -3,6 +3,7 @@ import { bulletListBlock } from '../../plugins/blocks/bulletList/block';
 import { calloutBlock } from '../../plugins/blocks/callout/block';
 import { checkboxBlock } from '../../plugins/blocks/checkbox/block';
 import { codeBlock } from '../../plugins/blocks/code/block';
+import { columnBlock, columnListBlock } from '../../plugins/blocks/columns/block';
 import { databaseBlock, databaseRowBlock } from '../../plugins/blocks/database/block';
 import { dividerBlock } from '../../plugins/blocks/divider/block';
 import { documentBlock } from '../../plugins/blocks/document/block';
@@ -53,6 +54,8 @@ export const BLOCK_DEFINITIONS = [
   toggleHeading2Block,
   toggleHeading3Block,
   tableOfContentsBlock,
+  columnListBlock,
+  columnBlock,
   // The worked example of a plugin outside the core folders (docs/plugins.md «A worked example»).
   progressBlock,
 ] as const;

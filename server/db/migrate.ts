@@ -30,6 +30,7 @@ import * as webhooks from './migrations/2026-12-05-0003-webhooks';
 import * as scopedTokens from './migrations/2026-12-05-0004-scoped-tokens';
 import * as blockFolds from './migrations/2026-12-05-0005-block-folds';
 import * as linkPreviews from './migrations/2026-12-06-0001-link-previews';
+import * as reminders from './migrations/2026-12-06-0002-reminders';
 import type { Database } from './types';
 
 /** Every migration, by its frozen date-prefixed name, in order. */
@@ -65,6 +66,7 @@ export const MIGRATIONS: Record<string, Migration> = {
   '2026-12-05-0004-scoped-tokens': scopedTokens,
   '2026-12-05-0005-block-folds': blockFolds,
   '2026-12-06-0001-link-previews': linkPreviews,
+  '2026-12-06-0002-reminders': reminders,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };

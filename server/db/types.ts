@@ -457,6 +457,23 @@ export interface FormulaJobTable {
 }
 
 /** Whether a person has a toggle block open (docs/api/blocks.md «Toggle folds (per person)»); no row: folded. */
+/** A reminder of a date mention (server/reminders/reminders.ts). */
+export interface ReminderTable {
+  id: string;
+  /** Who is reminded: the writer of the version that first held it. */
+  user_id: string;
+  page_id: string;
+  block_id: string;
+  /** The instant, ISO (UTC). */
+  remind_at: string;
+  /** The mention's day and time on its writer's clock, and its text. */
+  start: string;
+  label: string;
+  created_at: string;
+  /** When a worker took it (told or dropped); null while it waits. */
+  sent_at: string | null;
+}
+
 /** A link's preview as the server last read it (server/repositories/linkPreviews.ts). */
 export interface LinkPreviewTable {
   url: string;
@@ -549,6 +566,7 @@ export interface Database {
   webhook_deliveries: WebhookDeliveryTable;
   block_folds: BlockFoldTable;
   link_previews: LinkPreviewTable;
+  reminders: ReminderTable;
 }
 
 export type UserRow = Selectable<UserTable>;

@@ -80,6 +80,8 @@ function blockLines(
 /** Blocks in document order as a Markdown document: a blank line between blocks, none between items of one list; children indented under their block. */
 export function blocksToMarkdown(blocks: readonly MarkdownBlock[], links: MarkdownLinks): string {
   const depth = new Map<string, number>();
+  /** Blocks whose children are written at their own level. */
+  const flat = new Set<string>();
   /** The number of the last ordered item under each parent (a run of items counts on). */
   const counted = new Map<string, { number: number; after: string }>();
   let text = '';
@@ -93,10 +95,12 @@ export function blocksToMarkdown(blocks: readonly MarkdownBlock[], links: Markdo
       return level && Array.isArray(tokens) ? [{ level, tokens: (tokens as Token[]).map((t) => ({ ...t, text: t.text.replace(/\n/g, ' ') })) }] : [];
     }));
   for (const block of blocks) {
-    const level = block.parentId !== null && depth.has(block.parentId) ? depth.get(block.parentId)! + 1 : 0;
-    depth.set(block.id, level);
     const definition = definitionForWireType(block.type);
     const markdown = definition?.markdown;
+    // Children are indented under their block, unless it keeps them at its own level (columns).
+    const level = block.parentId !== null && depth.has(block.parentId) ? depth.get(block.parentId)! + (flat.has(block.parentId) ? 0 : 1) : 0;
+    depth.set(block.id, level);
+    if (markdown?.childrenUnindented) flat.add(block.id);
     let number = 0;
     if (markdown?.list === 'numbered') {
       const run = counted.get(block.parentId ?? '');

@@ -13,6 +13,7 @@ import { cloneDatabaseRows } from './databases';
 import { remapBlockData } from './clonePages';
 import { precompiled } from '../db/precompiled';
 import { nowIso } from '../time';
+import { noteReminders, remindersIn, type WrittenBlock } from '../reminders/note';
 
 /** Types whose blocks keep their type for life: a database and its rows are made as such. */
 export const FIXED_BLOCK_TYPES: readonly BlockWireType[] = ['database', 'databaseRow'];
@@ -317,12 +318,28 @@ export async function insertBlock(db: Kysely<Database>, input: InsertBlockInput,
   return (await insertBlockRows(db, [input], now))[0];
 }
 
+/** A stored block as the reminders see it (server/reminders/reminders.ts): its writer reminded. */
+const writtenBlock = (row: Pick<BlockRow, 'id' | 'page_id' | 'data' | 'updated_by'>): WrittenBlock => ({
+  id: row.id,
+  pageId: row.page_id,
+  data: row.data,
+  userId: row.updated_by,
+});
+
+/** A block's reminders noted after a write that knows its id alone (its page read only when it holds one). */
+async function noteRemindersOf(db: Kysely<Database>, id: string, data: unknown, userId: string): Promise<void> {
+  if (remindersIn(data).length === 0) return;
+  const block = await db.selectFrom('blocks').select('page_id').where('id', '=', id).executeTakeFirst();
+  if (block) await noteReminders(db, [{ id, pageId: block.page_id, data, userId }]);
+}
+
 /** Blocks made together (an import's page), a few hundred to a statement, parents before their children. */
 export async function insertBlockRows(db: Kysely<Database>, inputs: readonly InsertBlockInput[], now = nowIso()): Promise<BlockRow[]> {
   const rows = inputs.map((input) => newBlockRow(input, now));
   // 13 columns a row: 200 rows stay well under SQLite's and PostgreSQL's limits on bound parameters.
   for (const chunk of inChunks(rows, 200)) await db.insertInto('blocks').values(chunk).execute();
   for (const [at, row] of rows.entries()) if (row.type === 'database') await syncDatabaseLayouts(db, row.id, inputs[at].data, row.created_at);
+  await noteReminders(db, rows.map(writtenBlock));
   return rows;
 }
 
@@ -356,6 +373,7 @@ export async function reviveBlock(db: Kysely<Database>, deleted: BlockRow, input
   if (Number(result.numUpdatedRows) !== 1) return null;
   if (deleted.type === 'database' || input.type === 'database') await syncDatabaseLayouts(db, deleted.id, input.type === 'database' ? input.data : null, now);
   if (deleted.type === 'database' && deleted.deleted_at !== null) await setRowsOfDatabasesTrashed(db, [deleted.id], deleted.deleted_at, false);
+  await noteReminders(db, [{ id: deleted.id, pageId: deleted.page_id, data: set.data, userId: input.userId }]);
   return { ...deleted, ...set };
 }
 
@@ -391,6 +409,7 @@ export async function rewriteBlock(
     })
     .where('id', '=', row.id)
     .execute();
+  await noteReminders(db, [{ id: row.id, pageId: row.page_id, data: state.data, userId }]);
 }
 
 /**
@@ -425,6 +444,7 @@ export async function updateBlockIfVersion(
   if (Number(result.numUpdatedRows) !== 1) return null;
   // A database's views (added, deleted) are looked up by their uids: kept in the same transaction.
   if (type === 'database') await syncDatabaseLayouts(db, id, data, now);
+  await noteRemindersOf(db, id, data, userId);
   return baseVersion + 1;
 }
 
@@ -491,8 +511,10 @@ export async function updateContentIfVersion(
   origin: string | null = null,
   now: string = nowIso(),
 ): Promise<WireBlock | undefined> {
-  const [row] = await updateContentStatement(db, { id, baseVersion, type, data: JSON.stringify(data), now, userId, origin });
+  const text = JSON.stringify(data);
+  const [row] = await updateContentStatement(db, { id, baseVersion, type, data: text, now, userId, origin });
   if (!row) return undefined;
+  await noteReminders(db, [{ id, pageId: row.page_id, data: text, userId }]);
   return {
     id: row.id,
     contentType: 'Block',
@@ -725,6 +747,7 @@ async function insertCopies(
       .insertInto('blocks')
       .values(copies.slice(i, i + 100))
       .execute();
+  await noteReminders(trx, copies.map(writtenBlock));
   for (const copy of copies) if (copy.type === 'database') await syncDatabaseLayouts(trx, copy.id, copy.data, now);
   // The copied databases' rows go under the page holding the copy (another page than the original's for a row made from a template).
   const holders = new Map<string, PageRow | undefined>();

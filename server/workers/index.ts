@@ -11,6 +11,8 @@ import { sweepLinkPreviews } from '../repositories/linkPreviews';
 import type { RequestActivity } from '../requestActivity';
 import { searchIndexer } from '../search/indexer';
 import { webhookWorker } from '../webhooks/deliver';
+import type { Mailer } from '../mail';
+import { reminderWorker } from '../reminders/send';
 
 /** How often abandoned uploads are swept away. */
 const SWEEP_EVERY_MS = 10 * 60 * 1000;
@@ -29,6 +31,8 @@ const SWEEP_EVERY_MS = 10 * 60 * 1000;
  *   computed again in the background after a change of its fields; and the clock sweeper, which
  *   queues the databases whose formulas read now() or today() every half hour;
  * - the webhook sender (server/webhooks/deliver.ts): the workspaces' webhook deliveries, tried again with backoff;
+ * - the reminder worker (server/reminders/send.ts): date mentions' reminders told when due, in the
+ *   inbox and by e-mail (each taken by one process);
  * - the upload sweeper: upload URLs never used and uploads never finished, rows and bytes; and
  *   link previews older than the day they are given for (server/commands/links/preview.ts).
  *
@@ -36,7 +40,7 @@ const SWEEP_EVERY_MS = 10 * 60 * 1000;
  */
 export async function backgroundWorkers(
   app: FastifyInstance,
-  { config, activity, announcer }: { config: Config; activity?: RequestActivity; announcer: VersionAnnouncer },
+  { config, activity, announcer, mailer }: { config: Config; activity?: RequestActivity; announcer: VersionAnnouncer; mailer: Mailer },
 ): Promise<void> {
   const loops = [
     searchIndexer(app.db, app.log, config.searchIndexIntervalMs, activity ? () => activity.busy() : undefined),
@@ -47,6 +51,7 @@ export async function backgroundWorkers(
     formulaWorker(app.db, app.log, (events) => app.events.dispatch(events, null)),
     clockSweeper(app.db, app.log),
     webhookWorker(app.db, app.log),
+    reminderWorker(app.db, { mailer, publicUrl: config.publicUrl, dispatch: (events) => app.events.dispatch(events, null), log: app.log }),
     new BackgroundLoop(
       async () => {
         await sweepLinkPreviews(app.db, new Date(Date.now() - PREVIEW_KEPT_MS).toISOString());

@@ -227,7 +227,7 @@ export function BlockHandle({
               <>
                 <div className="block-menu-section">{t('blockMenu.turnInto')}</div>
                 <div className="block-menu-types">
-                  {MENU_DEFINITIONS.filter((d) => d.slateType !== 'documentBlock').map((d) => (
+                  {MENU_DEFINITIONS.filter((d) => d.slateType !== 'documentBlock' && !d.menuVariants).map((d) => (
                     <button
                       key={d.slateType}
                       type="button"

@@ -4,10 +4,11 @@ import { useTranslation } from 'react-i18next';
 import { Editor, type BaseRange } from 'slate';
 import { ReactEditor } from 'slate-react';
 import { placeNowOrAfterFrame } from './domSelection';
-import { insertPageLink, pageLinkQuery, type PageLinkQuery } from '../../plugins';
+import { insertDateMention, insertPageLink, pageLinkQuery, type PageLinkQuery } from '../../plugins';
+import { dateParser, dateSuggestions, loadDateParser, type DateSuggestion } from './dateMentions';
 import { wireElementSchema, type WireElement } from '../../schema/element';
 import { api } from '../app/api';
-import { PageIcon, PlusIcon } from '../ui/icons';
+import { BellIcon, CalendarIcon, PageIcon, PlusIcon } from '../ui/icons';
 import './pageLink.css';
 import './slashMenu.css';
 
@@ -82,9 +83,18 @@ export function usePagePicker(
     };
   }, [text]);
 
+  // After `@`, a date or a reminder when what is typed reads as one (the parser is loaded on the first `@`).
+  const [, setParserReady] = useState(dateParser() !== null);
+  const wantsDates = query?.trigger === '@' && text !== null && text.trim() !== '';
+  useEffect(() => {
+    if (wantsDates && !dateParser()) void loadDateParser().then(() => setParserReady(true));
+  }, [wantsDates]);
+  const dates = wantsDates ? dateSuggestions(text, new Date()) : [];
+
   const pages = results && 'pages' in results ? results.pages : [];
   const newTitle = text?.trim() ?? '';
   const options: PickerOption[] = [
+    ...dates.map((suggestion) => ({ kind: 'date' as const, suggestion })),
     ...pages.map((page) => ({ kind: 'page' as const, page })),
     ...(createPage && newTitle !== '' && results?.for === text ? [{ kind: 'create' as const, title: newTitle }] : []),
   ];
@@ -94,6 +104,11 @@ export function usePagePicker(
     const at = pageLinkQuery(editor);
     setQuery(null);
     if (!at) return;
+    if (option.kind === 'date') {
+      insertDateMention(editor, at.range, option.suggestion.label, option.suggestion.date);
+      ReactEditor.focus(editor as ReactEditor);
+      return;
+    }
     if (option.kind === 'page') {
       insertPageLink(editor, at.range, option.page.id);
       ReactEditor.focus(editor as ReactEditor);
@@ -149,6 +164,9 @@ export function usePagePicker(
         untitled: t('document.untitled'),
         recent: query.query.trim() === '' ? t('pagePicker.recent') : null,
         create: (title) => t('pagePicker.create', { title }),
+        dates: t('pagePicker.dates'),
+        date: (label) => t('pagePicker.date', { label }),
+        reminder: (label) => t('pagePicker.reminder', { label }),
       }}
     />
   ) : null;
@@ -156,8 +174,8 @@ export function usePagePicker(
   return { onChange, handleKey, picker, popup };
 }
 
-/** A choice of the picker: a page found, or a new page of the typed title. */
-type PickerOption = { kind: 'page'; page: WireElement } | { kind: 'create'; title: string };
+/** A choice of the picker: a date or a reminder (after `@`), a page found, or a new page of the typed title. */
+type PickerOption = { kind: 'date'; suggestion: DateSuggestion } | { kind: 'page'; page: WireElement } | { kind: 'create'; title: string };
 
 interface ListProps {
   editor: Editor;
@@ -167,7 +185,17 @@ interface ListProps {
   state: 'searching' | 'ready' | 'failed';
   label: string;
   id: string;
-  texts: { nothing: string; searching: string; failed: string; untitled: string; recent: string | null; create(title: string): string };
+  texts: {
+    nothing: string;
+    searching: string;
+    failed: string;
+    untitled: string;
+    recent: string | null;
+    create(title: string): string;
+    dates: string;
+    date(label: string): string;
+    reminder(label: string): string;
+  };
   onHover(index: number): void;
   onChoose(option: PickerOption): void;
 }
@@ -193,7 +221,9 @@ function PagePickerList({ editor, query, options, active, state, label, id, text
 
   if (!position) return null;
   const found = options.filter((option) => option.kind === 'page').length;
-  const empty = state === 'searching' && options.length === 0 ? texts.searching : state === 'failed' ? texts.failed : found === 0 ? texts.nothing : null;
+  const dated = options.some((option) => option.kind === 'date');
+  const empty =
+    state === 'searching' && options.length === 0 ? texts.searching : state === 'failed' ? texts.failed : found === 0 && !dated ? texts.nothing : null;
   return createPortal(
     <div
       className="slash-menu page-picker editor-panel"
@@ -208,6 +238,11 @@ function PagePickerList({ editor, query, options, active, state, label, id, text
       onFocus={() => ReactEditor.focus(editor as ReactEditor)}
     >
       {empty !== null ? <div className="slash-menu-empty">{empty}</div> : null}
+      {dated ? (
+        <div className="slash-menu-group" role="presentation">
+          {texts.dates}
+        </div>
+      ) : null}
       {found > 0 && texts.recent ? (
         <div className="slash-menu-group" role="presentation">
           {texts.recent}
@@ -215,7 +250,7 @@ function PagePickerList({ editor, query, options, active, state, label, id, text
       ) : null}
       {options.map((option, index) => (
         <div
-          key={option.kind === 'page' ? option.page.id : 'create'}
+          key={option.kind === 'page' ? option.page.id : option.kind === 'date' ? `date-${option.suggestion.kind}` : 'create'}
           id={`${id}-${index}`}
           role="option"
           aria-selected={index === active}
@@ -227,7 +262,14 @@ function PagePickerList({ editor, query, options, active, state, label, id, text
             onChoose(option);
           }}
         >
-          {option.kind === 'page' ? (
+          {option.kind === 'date' ? (
+            <>
+              <span className="page-picker-icon" aria-hidden="true">
+                {option.suggestion.kind === 'reminder' ? <BellIcon size={16} /> : <CalendarIcon size={16} />}
+              </span>{' '}
+              {option.suggestion.kind === 'reminder' ? texts.reminder(option.suggestion.label) : texts.date(option.suggestion.label)}
+            </>
+          ) : option.kind === 'page' ? (
             <>
               <span className="page-picker-icon" aria-hidden="true">
                 {option.page.icon ?? <PageIcon size={16} />}

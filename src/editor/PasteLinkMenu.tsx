@@ -9,6 +9,7 @@ import type { RegisteredBlock } from '../../schema/blocks';
 import type { BlockElement } from '../../schema/slate';
 import { LinkIcon } from '../ui/icons';
 import { slashItemIcon } from './blockTypeIcons';
+import { placeNowOrAfterFrame } from './domSelection';
 import './slashMenu.css';
 
 interface Offer {
@@ -130,26 +131,20 @@ function PasteLinkList({
   const { t } = useTranslation('documentEditor');
   const [position, setPosition] = useState<{ top: number; left: number } | null>(null);
   const list = useRef<HTMLDivElement>(null);
-  // Placed under the caret once the pasted text is drawn (the offer is made before Slate draws it: a frame later, then).
+  // Placed under the caret once the pasted text is drawn (the offer is made before Slate draws it).
   useLayoutEffect(() => {
-    let frame = 0;
-    const place = (tries: number) => {
-      try {
-        const selection = editor.selection;
-        if (!selection) throw new Error('no caret');
-        const caret = ReactEditor.toDOMRange(editor as ReactEditor, { anchor: selection.focus, focus: selection.focus });
-        // A collapsed range at the end of a link may have no rectangle of its own: its line's then.
-        const rect = caret.getClientRects()[0] ?? (caret.startContainer.parentElement ?? (caret.startContainer as Element)).getBoundingClientRect();
-        const below = rect.bottom + 6;
-        const height = list.current?.offsetHeight ?? 160;
-        const top = below + height > window.innerHeight && rect.top > height + 12 ? rect.top - height - 6 : below;
-        setPosition({ top, left: Math.max(8, Math.min(rect.left, window.innerWidth - 288)) });
-      } catch {
-        if (tries > 0) frame = requestAnimationFrame(() => place(tries - 1));
-      }
+    const place = () => {
+      const selection = editor.selection;
+      if (!selection) throw new Error('no caret');
+      const caret = ReactEditor.toDOMRange(editor as ReactEditor, { anchor: selection.focus, focus: selection.focus });
+      // A collapsed range at the end of a link may have no rectangle of its own: its line's then.
+      const rect = caret.getClientRects()[0] ?? (caret.startContainer.parentElement ?? (caret.startContainer as Element)).getBoundingClientRect();
+      const below = rect.bottom + 6;
+      const height = list.current?.offsetHeight ?? 160;
+      const top = below + height > window.innerHeight && rect.top > height + 12 ? rect.top - height - 6 : below;
+      setPosition({ top, left: Math.max(8, Math.min(rect.left, window.innerWidth - 288)) });
     };
-    place(10);
-    return () => cancelAnimationFrame(frame);
+    return placeNowOrAfterFrame(place, () => setPosition(null));
   }, [editor]);
   return createPortal(
     <div

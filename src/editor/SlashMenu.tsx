@@ -4,7 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { Editor, Transforms, type Path } from 'slate';
 import { HistoryEditor } from 'slate-history';
 import { ReactEditor } from 'slate-react';
-import { convertBlock } from '../../plugins';
+import { convertBlock, convertToVariant } from '../../plugins';
 import { useAiInstallation } from '../app/appConfig';
 import type { BlockElement, BlockElementType } from '../../schema/slate';
 import { descriptionKey, slashAiItems, slashItems, slashQueryAt, type SlashAiAction, type SlashItem, type SlashQuery } from './slashMenu';
@@ -203,6 +203,7 @@ export function useSlashMenu(
     HistoryEditor.withNewBatch(editor as HistoryEditor, () => {
       Transforms.delete(editor, { at: Editor.range(editor, at.path) });
       if (insertSpecial?.(item.type, at.path)) return;
+      if (item.id && convertToVariant(editor, at.path, item.type, item.id)) return;
       convertBlock(editor, at.path, item.type);
     });
     ReactEditor.focus(editor as ReactEditor);

@@ -3,6 +3,7 @@ import { useFocused, useSlateSelection, useSlateStatic, type RenderElementProps,
 import { createContext, useContext, useLayoutEffect, useState, type CSSProperties, type ReactNode, type RefObject } from 'react';
 import type { BlockElement, SlateElement } from '../../schema/slate';
 import { isPageLink, isSafeHref } from '../../schema/token';
+import { DateMentionView } from './DateMentionView';
 import { PageLinkView } from './PageLinkView';
 import { BLOCK_VIEWS } from './blocks';
 import { editorT } from './blocks/textBlockParts';
@@ -149,6 +150,7 @@ export function TokenLeaf({ leaf, attributes, children }: RenderLeafProps) {
       </a>
     );
   }
+  if ('date' in leaf && leaf.date) content = <DateMentionView date={leaf.date}>{content}</DateMentionView>;
   // The history view (decorateChanges) marks the words a version removed and added.
   const diff = (leaf as { diff?: 'added' | 'removed' }).diff;
   if (diff === 'added') content = <ins className="diff-added">{content}</ins>;

@@ -22,8 +22,11 @@ function editorWith(input: Editor) {
 describe('slash menu', () => {
   it('offers every block type that can be made empty, each with a Russian name', () => {
     const items = slashItems('', labelOf);
-    // Every type once, the database twice (two names).
-    expect(items.map((i) => i.wireType).sort()).toEqual([...MENU_DEFINITIONS.map((d) => d.wireType), 'database'].sort());
+    // Every type once, the database twice (two names), a type with variants once per variant (the columns: 2–5).
+    expect(items.map((i) => i.wireType).sort()).toEqual(
+      [...MENU_DEFINITIONS.flatMap((d) => (d.menuVariants ? d.menuVariants.map(() => d.wireType) : [d.wireType])), 'database'].sort(),
+    );
+    expect(items.filter((i) => i.wireType === 'columnList').map((i) => i.label)).toEqual(['2 колонки', '3 колонки', '4 колонки', '5 колонок']);
     // By group: basic blocks, media, the database, the advanced ones.
     expect([...new Set(items.map((i) => i.group))]).toEqual(['basic', 'media', 'database', 'advanced']);
     expect(items.filter((i) => i.group === 'media').map((i) => i.wireType)).toEqual(['image', 'file', 'bookmark', 'embed']);
@@ -45,7 +48,7 @@ describe('slash menu', () => {
       'toggleHeading2',
       'toggleHeading3',
     ]);
-    expect(slashItems('2', labelOf).map((i) => i.wireType)).toEqual(['heading2', 'toggleHeading2']);
+    expect(slashItems('2', labelOf).map((i) => i.label)).toEqual(['Заголовок 2', 'Заголовок-переключатель 2', '2 колонки']);
     expect(slashItems('quote', labelOf).map((i) => i.wireType)).toEqual(['quote']);
     expect(slashItems('нет такого', labelOf)).toEqual([]);
   });

@@ -85,6 +85,7 @@ export const MENU_DEFINITIONS: readonly RegisteredBlock[] = [
 export function slashItems(query: string, labelOf: (wireType: string) => string): SlashItem[] {
   const items = MENU_DEFINITIONS.flatMap((d) => {
     const item: SlashItem = { type: d.slateType, wireType: d.wireType, label: labelOf(d.wireType), group: d.menuGroup ?? 'basic' };
+    if (d.menuVariants) return d.menuVariants.map((variant) => ({ ...item, label: labelOf(variant.id), id: variant.id }));
     return d.slateType === 'databaseBlock' ? [item, { ...item, label: labelOf('databaseTable'), id: 'databaseTable' }] : [item];
   });
   const rank = (item: SlashItem) => {

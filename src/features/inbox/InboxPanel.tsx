@@ -5,7 +5,7 @@ import type { WireNotification } from '../../../schema/notification';
 import { useAppDispatch, useAppSelector } from '../../app/store';
 import { Button } from '../../ui/Button';
 import { Dialog } from '../../ui/Dialog';
-import { CheckAllIcon, CheckIcon, CloseIcon, InboxIcon, MoreIcon, PinIcon, TrashIcon } from '../../ui/icons';
+import { BellIcon, CheckAllIcon, CheckIcon, CloseIcon, InboxIcon, MoreIcon, PinIcon, TrashIcon } from '../../ui/icons';
 import { showToast } from '../../ui/Toast';
 import { relativeTime } from '../comments/content';
 import { displayName, useUsers } from '../comments/userLookup';
@@ -48,9 +48,10 @@ export function inboxError(t: T, failure: ApiFailure | undefined): string {
   return errorMessage(t, failure ?? { status: undefined, message: '' }, INBOX_MESSAGES);
 }
 
-/** Where a notification leads: its page, and the comment for comment notifications. */
+/** Where a notification leads: its page, and the comment for comment notifications, the block for a reminder. */
 export function notificationHref(n: WireNotification): string {
   const page = `/${encodeURIComponent(n.context.elementId)}`;
+  if ('blockId' in n.context) return `${page}?block=${encodeURIComponent(n.context.blockId)}`;
   return 'commentId' in n.context ? `${page}?commentId=${encodeURIComponent(n.context.commentId)}` : page;
 }
 
@@ -72,6 +73,8 @@ function actionText(t: T, n: WireNotification): string {
         : t('inbox.text.reaction', { code: n.context.reactionCode });
     case 'element_members.invite.member':
       return t('inbox.text.invite');
+    case 'reminders.due':
+      return n.context.label;
   }
 }
 
@@ -149,17 +152,21 @@ function NotificationItem({
   );
   const [actor] = useUsers([actorOf(item)]);
   const title = usePageTitle(item.context.elementId);
-  const name = displayName(actor, t('inbox.someone'));
+  // A reminder is the reader's own: «Напоминание» and a bell rather than their name.
+  const reminder = item.name === 'reminders.due';
+  const name = reminder ? t('inbox.reminder') : displayName(actor, t('inbox.someone'));
   const excerpt = excerptOf(t, item);
   return (
     <li className={['inbox-item', item.is_read ? '' : 'is-unread'].filter(Boolean).join(' ')} data-notification-id={item.id}>
       <button type="button" className="inbox-item-main" onClick={() => onOpen(item)}>
-        <span className="avatar" aria-hidden>
-          {name.slice(0, 1).toUpperCase()}
+        <span className={`avatar${reminder ? ' inbox-reminder-icon' : ''}`} aria-hidden>
+          {reminder ? <BellIcon size={16} /> : name.slice(0, 1).toUpperCase()}
         </span>
         <span className="inbox-item-body">
           <span className="inbox-item-text">
-            <strong>{name}</strong> {actionText(t, item)}
+            <strong>{name}</strong>
+            {reminder ? ': ' : ' '}
+            {actionText(t, item)}
           </span>
           <span className="inbox-item-page">
             {title === undefined ? '…' : title || t('untitled')}

@@ -1,0 +1,1 @@
+export { COLUMN, COLUMN_LIST, enclosingList, parentIndex, withColumns } from './withColumns';

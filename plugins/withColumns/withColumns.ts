@@ -1,0 +1,166 @@
+import { Editor, Element, Node, Transforms, type Operation, type Path } from 'slate';
+import { newId } from '../../schema/ids';
+import { depthOf, type BlockElement } from '../../schema/slate';
+import { blockAt } from '../queries';
+import type { KeyPress } from '../types';
+
+/*
+ * The shape of columns (issue 39 §2; plugins/blocks/columns/block.ts): a column list's direct
+ * children are columns, a column holds at least one block, a list holds at least two columns.
+ * Kept after every change of the page's shape (not typing):
+ *
+ * - a block that came to sit directly under a list (outdented out of a column, pasted there)
+ *   goes into the column before it — or a new first column, when it is the list's first child;
+ * - a column with no blocks left goes (deleting a column's last block removes the column);
+ * - a list with one column left is unwrapped: the list and the column go, the column's blocks
+ *   come up to the list's level; a list with none goes;
+ * - a column anywhere but directly under a list goes (its blocks come up).
+ *
+ * Enter in an empty block of a column writes on in the column (it does not leave it, as an
+ * empty nested block otherwise would).
+ */
+
+export const COLUMN_LIST = 'columnListBlock';
+export const COLUMN = 'columnBlock';
+
+const isList = (block: BlockElement | undefined) => block?.type === COLUMN_LIST;
+const isColumn = (block: BlockElement | undefined) => block?.type === COLUMN;
+
+/** The index of the block's parent (the nearest block before it one level up), or -1. */
+export function parentIndex(editor: Editor, index: number): number {
+  const depth = depthOf(blockAt(editor, index));
+  if (depth === 0) return -1;
+  for (let i = index - 1; i >= 0; i--) if (depthOf(blockAt(editor, i)) < depth) return i;
+  return -1;
+}
+
+/** The index of the column list the block is in (at any depth), or -1. */
+export function enclosingList(editor: Editor, index: number): number {
+  for (let i = parentIndex(editor, index); i >= 0; i = parentIndex(editor, i)) if (isList(blockAt(editor, i))) return i;
+  return -1;
+}
+
+/** The end (exclusive) of the block's subtree. */
+function subtreeEnd(editor: Editor, index: number): number {
+  const depth = depthOf(blockAt(editor, index));
+  let end = index + 1;
+  while (end < editor.children.length && depthOf(blockAt(editor, end)) > depth) end += 1;
+  return end;
+}
+
+function setDepth(editor: Editor, index: number, depth: number): void {
+  if (depth > 0) Transforms.setNodes<BlockElement>(editor, { depth }, { at: [index] });
+  else Transforms.unsetNodes(editor, 'depth', { at: [index] });
+}
+
+function shift(editor: Editor, from: number, to: number, delta: number): void {
+  for (let i = from; i < to; i++) setDepth(editor, i, Math.max(0, depthOf(blockAt(editor, i)) + delta));
+}
+
+function newColumn(depth: number): BlockElement {
+  return { type: COLUMN, uid: newId(), version: 1, depth, width: null, children: [{ text: '' }] } as unknown as BlockElement;
+}
+
+/**
+ * Makes the list at `index` sound (see the file's comment); true when it changed anything (one
+ * fix at a time: Slate normalizes again after it).
+ */
+function fixList(editor: Editor, index: number): boolean {
+  const depth = depthOf(blockAt(editor, index));
+  const end = subtreeEnd(editor, index);
+  const columns: number[] = [];
+  for (let i = index + 1; i < end; i++) {
+    const block = blockAt(editor, i);
+    if (depthOf(block) !== depth + 1) continue;
+    if (isColumn(block)) {
+      columns.push(i);
+      continue;
+    }
+    // A block directly under the list: into the column before it, or a new first column.
+    const blockEnd = subtreeEnd(editor, i);
+    if (columns.length === 0) {
+      Editor.withoutNormalizing(editor, () => {
+        shift(editor, i, blockEnd, 1);
+        Transforms.insertNodes(editor, newColumn(depth + 1), { at: [i] });
+      });
+    } else shift(editor, i, blockEnd, 1);
+    return true;
+  }
+  // A column with nothing in it goes.
+  const empty = columns.find((at) => subtreeEnd(editor, at) === at + 1);
+  if (empty !== undefined) {
+    Transforms.removeNodes(editor, { at: [empty] });
+    return true;
+  }
+  if (columns.length >= 2) return false;
+  Editor.withoutNormalizing(editor, () => {
+    // One column left: its blocks come up two levels, in place of the list; none: the list goes.
+    if (columns.length === 1) {
+      shift(editor, columns[0] + 1, end, -2);
+      Transforms.removeNodes(editor, { at: [columns[0]] });
+    }
+    Transforms.removeNodes(editor, { at: [index] });
+  });
+  return true;
+}
+
+/** Operations that cannot change the page's shape. */
+const TEXT_ONLY = new Set<Operation['type']>(['insert_text', 'remove_text', 'set_selection']);
+
+export function withColumns<E extends Editor & { handleKey(event: KeyPress): boolean }>(editor: E): E {
+  const { normalizeNode, getDirtyPaths, insertBreak, onChange } = editor;
+  // Whether the page's shape changed since the last change was told (typing alone: the lists are not looked at).
+  let shapeChanged = true;
+
+  // A change at the top level may leave the list around it unsound: the block before it is checked too.
+  editor.getDirtyPaths = (op: Operation): Path[] => {
+    const paths = getDirtyPaths(op);
+    if (TEXT_ONLY.has(op.type)) return paths;
+    shapeChanged = true;
+    if (!('path' in op) || op.path.length !== 1) return paths;
+    const index = op.path[0];
+    return index > 0 ? [...paths, [index - 1]] : paths;
+  };
+
+  editor.normalizeNode = (entry, options) => {
+    const [node, path] = entry;
+    if (shapeChanged && path.length === 1 && Element.isElement(node) && path[0] < editor.children.length) {
+      const index = path[0];
+      const block = node as BlockElement;
+      if (isColumn(block) && !isList(blockAt(editor, parentIndex(editor, index)))) {
+        // A column out of a list: it goes, its blocks come up.
+        Editor.withoutNormalizing(editor, () => {
+          shift(editor, index + 1, subtreeEnd(editor, index), -1);
+          Transforms.removeNodes(editor, { at: [index] });
+        });
+        return;
+      }
+      const list = isList(block) ? index : enclosingList(editor, index);
+      if (list >= 0 && fixList(editor, list)) return;
+    }
+    normalizeNode(entry, options);
+  };
+
+  editor.onChange = (options) => {
+    shapeChanged = false;
+    onChange(options);
+  };
+
+  editor.insertBreak = () => {
+    const { selection } = editor;
+    const index = selection && selection.anchor.path.length === 2 ? selection.anchor.path[0] : -1;
+    const block = blockAt(editor, index);
+    // An empty block right in a column: a new one after it, in the column (not out of it).
+    if (block && !editor.isVoid(block) && Node.string(block) === '' && isColumn(blockAt(editor, parentIndex(editor, index)))) {
+      Transforms.insertNodes(
+        editor,
+        { type: 'textBlock', uid: newId(), version: 1, depth: depthOf(block), children: [{ text: '' }] } as unknown as BlockElement,
+        { at: [index + 1], select: true },
+      );
+      return;
+    }
+    insertBreak();
+  };
+
+  return editor;
+}

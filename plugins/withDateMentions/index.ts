@@ -1,0 +1,1 @@
+export { insertDateMention, withDateMentions } from './withDateMentions';
