@@ -1,1 +1,1 @@
-export { COLUMN, COLUMN_LIST, enclosingList, parentIndex, withColumns } from './withColumns';
+export { COLUMN, COLUMN_LIST, canDropBeside, dropBeside, enclosingList, parentIndex, withColumns } from './withColumns';

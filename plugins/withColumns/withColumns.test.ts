@@ -4,6 +4,7 @@ import '../types';
 import { createWorkspaceEditor } from '../index';
 import type { BlockElement } from '../../schema/slate';
 import { convertToVariant } from '../withMarkdownShortcuts';
+import { canDropBeside, dropBeside } from './withColumns';
 
 const title: BlockElement = { type: 'pageHeadingBlock', uid: 'pageHeading_p1', version: 1, children: [{ text: 'Страница' }] };
 const para = (uid: string, text: string, depth = 0) =>
@@ -71,5 +72,40 @@ describe('columns', () => {
     editor.insertBreak();
     expect(shape(editor)).toEqual(['L0', 'C1', 'p2', 'p2', 'p2', 'p2', 'C1', 'p2', 'p0']);
     expect(editor.selection?.anchor.path).toEqual([5, 0]);
+  });
+});
+
+describe('a block dropped beside another', () => {
+  test('beside a plain block: the two become a list of two columns, the dropped one on its side', () => {
+    const editor = editorWith([para('a', 'первый'), para('b', 'второй'), para('c', 'внутри', 1), para('d', 'третий')]);
+    // «третий» to the left of «первый».
+    expect(dropBeside(editor, 4, 1, 'left')).toBe(3);
+    expect(shape(editor)).toEqual(['L0', 'C1', 'p2', 'C1', 'p2', 'p0', 'p1']);
+    expect(editor.children.slice(1).map((n) => Editor.string(editor, [editor.children.indexOf(n)]))).toEqual([
+      '',
+      '',
+      'третий',
+      '',
+      'первый',
+      'второй',
+      'внутри',
+    ]);
+    // «второй» with its child to the right of «третий»'s column: a third column.
+    expect(dropBeside(editor, 6, 3, 'right')).toBe(5);
+    expect(shape(editor)).toEqual(['L0', 'C1', 'p2', 'C1', 'p2', 'p3', 'C1', 'p2']);
+    expect(Editor.string(editor, [5]) + '/' + Editor.string(editor, [6])).toBe('второй/внутри');
+  });
+
+  test('not onto itself or its own subtree, not beside a list or a column, not into a list of five', () => {
+    const editor = editorWith([para('a', 'а'), para('b', 'б', 1), para('c', 'в')]);
+    expect(canDropBeside(editor, 1, 1)).toBe(false);
+    expect(canDropBeside(editor, 1, 2)).toBe(false);
+    expect(canDropBeside(editor, 3, 1)).toBe(true);
+    const five = editorWith([list('l'), ...[1, 2, 3, 4, 5].flatMap((n) => [column(`c${n}`), para(`p${n}`, `${n}`, 2)]), para('x', 'снаружи')]);
+    expect(canDropBeside(five, 12, 3)).toBe(false);
+    expect(canDropBeside(five, 12, 1)).toBe(false);
+    expect(canDropBeside(five, 12, 2)).toBe(false);
+    // From inside the same list: its column goes, so there is room.
+    expect(canDropBeside(five, 11, 3)).toBe(true);
   });
 });

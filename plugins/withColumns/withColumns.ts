@@ -2,6 +2,7 @@ import { Editor, Element, Node, Transforms, type Operation, type Path } from 'sl
 import { newId } from '../../schema/ids';
 import { depthOf, type BlockElement } from '../../schema/slate';
 import { blockAt } from '../queries';
+import { moveBlockRange } from '../withBlockActions/blockActions';
 import type { KeyPress } from '../types';
 
 /*
@@ -102,6 +103,76 @@ function fixList(editor: Editor, index: number): boolean {
     Transforms.removeNodes(editor, { at: [index] });
   });
   return true;
+}
+
+function newList(depth: number): BlockElement {
+  return { type: COLUMN_LIST, uid: newId(), version: 1, ...(depth > 0 ? { depth } : {}), children: [{ text: '' }] } as unknown as BlockElement;
+}
+
+/** The most columns a list takes (plugins/blocks/columns/block.ts MAX_COLUMNS). */
+const MAX_COLUMNS = 5;
+
+/**
+ * Whether the block at `dragged` (with its subtree) may be dropped beside the block at `target`:
+ * not onto itself or into its own subtree, not beside a column list or a column, not into a list
+ * that has five columns already.
+ */
+export function canDropBeside(editor: Editor, dragged: number, target: number): boolean {
+  const block = blockAt(editor, target);
+  if (!block || target < 1 || dragged < 1 || isList(block) || isColumn(block)) return false;
+  if (target >= dragged && target < subtreeEnd(editor, dragged)) return false;
+  const parent = parentIndex(editor, target);
+  if (!isColumn(blockAt(editor, parent))) return true;
+  const list = parentIndex(editor, parent);
+  const listDepth = depthOf(blockAt(editor, list));
+  let columns = 0;
+  for (let i = list + 1; i < editor.children.length && depthOf(blockAt(editor, i)) > listDepth; i++)
+    if (depthOf(blockAt(editor, i)) === listDepth + 1 && isColumn(blockAt(editor, i))) columns += 1;
+  // Dragged out of the same list, its column may go: then there is room again.
+  return columns < MAX_COLUMNS || enclosingList(editor, dragged) === list;
+}
+
+/**
+ * A block dropped at the side of another (issue 39 §2, «drag a block to the side»): beside a
+ * block in a column, it becomes a new column of that list, left or right of the block's column;
+ * beside any other block, the two become a new list of two columns at the target's place, the
+ * dropped one on the side it was dropped. Returns the dropped block's new index, or -1 when it
+ * may not go there (canDropBeside). The shape is made sound after (an emptied column goes).
+ */
+export function dropBeside(editor: Editor, dragged: number, target: number, side: 'left' | 'right'): number {
+  if (!canDropBeside(editor, dragged, target)) return -1;
+  let at = -1;
+  Editor.withoutNormalizing(editor, () => {
+    const draggedUid = blockAt(editor, dragged)!.uid;
+    const targetUid = blockAt(editor, target)!.uid;
+    const indexOf = (uid: string) => editor.children.findIndex((node) => (node as BlockElement).uid === uid);
+    const parent = parentIndex(editor, target);
+    if (isColumn(blockAt(editor, parent))) {
+      // A new column of the list, beside the target's column.
+      const columnUid = blockAt(editor, parent)!.uid;
+      const columnDepth = depthOf(blockAt(editor, parent));
+      const column = indexOf(columnUid);
+      const to = side === 'left' ? column : subtreeEnd(editor, column);
+      const first = moveBlockRange(editor, dragged, subtreeEnd(editor, dragged), to, columnDepth + 1);
+      Transforms.insertNodes(editor, newColumn(columnDepth), { at: [first] });
+      at = first + 1;
+      return;
+    }
+    // A new list of two columns where the target is.
+    const depth = depthOf(blockAt(editor, target));
+    const to = side === 'left' ? target : subtreeEnd(editor, target);
+    moveBlockRange(editor, dragged, subtreeEnd(editor, dragged), to, depth);
+    const leftUid = side === 'left' ? draggedUid : targetUid;
+    const rightUid = side === 'left' ? targetUid : draggedUid;
+    const start = indexOf(leftUid);
+    const middle = indexOf(rightUid);
+    const end = subtreeEnd(editor, middle);
+    shift(editor, start, end, 2);
+    Transforms.insertNodes(editor, newColumn(depth + 1), { at: [middle] });
+    Transforms.insertNodes(editor, [newList(depth), newColumn(depth + 1)], { at: [start] });
+    at = indexOf(draggedUid);
+  });
+  return at;
 }
 
 /** Operations that cannot change the page's shape. */

@@ -2,7 +2,18 @@ import { useEffect, useRef, useState, type MutableRefObject, type RefObject } fr
 import { useTranslation } from 'react-i18next';
 import { Editor, Element, Transforms } from 'slate';
 import { ReactEditor } from 'slate-react';
-import { canConvertBlock, convertBlock, deleteBlocks, depthOf, duplicateBlock, moveBlock, moveBlockRange, subtreeEnd } from '../../plugins';
+import {
+  canConvertBlock,
+  canDropBeside,
+  convertBlock,
+  deleteBlocks,
+  depthOf,
+  dropBeside,
+  duplicateBlock,
+  moveBlock,
+  moveBlockRange,
+  subtreeEnd,
+} from '../../plugins';
 import type { BlockElement, BlockElementType } from '../../schema/slate';
 import { MENU_DEFINITIONS } from './slashMenu';
 import { DragHandleIcon } from '../ui/icons';
@@ -15,6 +26,9 @@ interface Hovered {
 }
 
 /** The top-level index of a block element in the DOM (its root carries data-block-id). */
+/** How near a block's left or right edge a drop puts the dragged block beside it (columns). */
+const SIDE_ZONE_PX = 40;
+
 function indexOfBlockElement(editor: Editor, element: HTMLElement): number {
   const uid = element.getAttribute('data-block-id');
   return editor.children.findIndex((n) => Element.isElement(n) && (n as BlockElement).uid === uid);
@@ -66,8 +80,16 @@ export function BlockHandle({
       return true;
     };
   }
-  const [drop, setDrop] = useState<{ top: number; left: number; width: number } | null>(null);
-  const drag = useRef<{ index: number; startY: number; active: boolean; to: number; depth: number } | null>(null);
+  const [drop, setDrop] = useState<{ top: number; left: number; width: number; height?: number } | null>(null);
+  const drag = useRef<{
+    index: number;
+    startY: number;
+    startX: number;
+    active: boolean;
+    to: number;
+    depth: number;
+    beside: { target: number; side: 'left' | 'right' } | null;
+  } | null>(null);
 
   useEffect(() => {
     const root = container.current;
@@ -96,43 +118,59 @@ export function BlockHandle({
   }, [editor, container, menu]);
 
   /**
-   * Where a drop at clientY lands: before block `to` (an index), at `depth`. The block under the
-   * pointer is found with elementFromPoint (no walk over the page's blocks).
+   * Where a drop at (clientX, clientY) lands: before block `to` (an index), at `depth`; or, near
+   * the left or right edge of a block, beside it (`beside`: the two become columns, or the
+   * dropped one a new column of the target's list). The block under the pointer is found with
+   * elementFromPoint (no walk over the page's blocks): the one at the pointer when it is in a
+   * column, else the one at the column's right edge (every block, nested ones too, reaches there).
    */
-  const dropTarget = (clientY: number) => {
+  const dropTarget = (clientX: number, clientY: number, dragged: number) => {
     const root = container.current;
     if (!root) return null;
     const box = root.getBoundingClientRect();
     const editable = root.querySelector<HTMLElement>('[data-slate-editor]');
-    // Near the right edge of the column: every block (nested ones too) reaches there.
+    const under = blockRootAt(root, document.elementFromPoint(clientX, clientY));
     const x = (editable?.getBoundingClientRect().right ?? box.right) - 60;
-    const block = blockRootAt(root, document.elementFromPoint(x, clientY));
+    const block =
+      under && (under.classList.contains('is-in-column') || under.classList.contains('block-columns'))
+        ? under
+        : blockRootAt(root, document.elementFromPoint(x, clientY));
     if (!block) return null;
     const index = indexOfBlockElement(editor, block);
     if (index < 1) return null;
     const rect = block.getBoundingClientRect();
+    const top = rect.top - box.top + root.scrollTop;
+    if (under === block || under?.classList.contains('is-in-column')) {
+      const side: 'left' | 'right' | null = clientX < rect.left + SIDE_ZONE_PX ? 'left' : clientX > rect.right - SIDE_ZONE_PX ? 'right' : null;
+      const target = under ? indexOfBlockElement(editor, under) : -1;
+      if (side && target > 0 && canDropBeside(editor, dragged, target)) {
+        const edge = side === 'left' ? rect.left - box.left - 6 : rect.right - box.left + 3;
+        return { beside: { target, side }, to: target, depth: 0, top, left: edge, width: 3, height: rect.height };
+      }
+    }
     const depth = depthOf(editor.children[index] as BlockElement);
-    const common = { left: rect.left - box.left, width: rect.width, depth };
+    const common = { left: rect.left - box.left, width: rect.width, depth, beside: null as { target: number; side: 'left' | 'right' } | null };
     return clientY < rect.top + rect.height / 2
-      ? { ...common, to: index, top: rect.top - box.top + root.scrollTop }
+      ? { ...common, to: index, top }
       : { ...common, to: subtreeEnd(editor, index), top: rect.bottom - box.top + root.scrollTop };
   };
 
   const onPointerDown = (event: React.PointerEvent) => {
     if (!hovered || event.button !== 0) return;
     event.currentTarget.setPointerCapture?.(event.pointerId);
-    drag.current = { index: hovered.index, startY: event.clientY, active: false, to: hovered.index, depth: 0 };
+    drag.current = { index: hovered.index, startY: event.clientY, startX: event.clientX, active: false, to: hovered.index, depth: 0, beside: null };
   };
   const onPointerMove = (event: React.PointerEvent) => {
     const state = drag.current;
     if (!state) return;
-    if (!state.active && Math.abs(event.clientY - state.startY) < 4) return;
+    if (!state.active && Math.abs(event.clientY - state.startY) < 4 && Math.abs(event.clientX - state.startX) < 4) return;
     state.active = true;
-    const target = dropTarget(event.clientY);
+    const target = dropTarget(event.clientX, event.clientY, state.index);
     if (!target) return;
     state.to = target.to;
     state.depth = target.depth;
-    setDrop({ top: target.top, left: target.left, width: target.width });
+    state.beside = target.beside;
+    setDrop({ top: target.top, left: target.left, width: target.width, height: 'height' in target ? target.height : undefined });
   };
   const onPointerUp = (event: React.PointerEvent) => {
     const state = drag.current;
@@ -145,6 +183,12 @@ export function BlockHandle({
       return;
     }
     event.preventDefault();
+    if (state.beside) {
+      const at = dropBeside(editor, state.index, state.beside.target, state.beside.side);
+      if (at >= 0) Transforms.select(editor, Editor.end(editor, [at]));
+      setHovered(null);
+      return;
+    }
     const end = subtreeEnd(editor, state.index);
     if (state.to >= state.index && state.to <= end) return;
     const at = moveBlockRange(editor, state.index, end, state.to, state.depth);
@@ -217,7 +261,12 @@ export function BlockHandle({
           <DragHandleIcon size={16} />
         </button>
       ) : null}
-      {drop ? <div className="block-drop-line" style={{ top: drop.top - 1, left: drop.left, width: drop.width }} /> : null}
+      {drop ? (
+        <div
+          className={`block-drop-line${drop.height ? ' is-beside' : ''}`}
+          style={drop.height ? { top: drop.top, left: drop.left, height: drop.height } : { top: drop.top - 1, left: drop.left, width: drop.width }}
+        />
+      ) : null}
       {menu && menuBlock ? (
         <>
           <div className="block-menu-backdrop" onMouseDown={() => setMenu(null)} />

@@ -101,3 +101,42 @@ it('two columns side by side: written, resized, kept, stacked on a phone; the la
   await saved(page);
   await context.close();
 }, 120_000);
+
+it('a block dragged by its handle to the side of another: the two become columns', async () => {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+  const page = await context.newPage();
+  await signInThroughUi(page, server, 'columns-drag@example.com');
+  await newPage(page, 'Перетаскивание');
+  await page.keyboard.type('Слева будет это');
+  await page.keyboard.press('Enter');
+  await page.keyboard.type('А это справа');
+  await page.keyboard.press('Enter');
+  await page.keyboard.type('Останется внизу');
+  await saved(page);
+
+  await page.getByText('А это справа').hover();
+  const handle = page.locator('.block-handle');
+  const from = await handle.boundingBox();
+  const target = await page.locator('[data-slate-editor] p', { hasText: 'Слева будет это' }).boundingBox();
+  if (!from || !target) throw new Error('no geometry');
+  await page.mouse.move(from.x + from.width / 2, from.y + from.height / 2);
+  await page.mouse.down();
+  await page.mouse.move(from.x + 10, target.y + target.height / 2, { steps: 6 });
+  await page.mouse.move(target.x + target.width - 12, target.y + target.height / 2, { steps: 10 });
+  await page.locator('.block-drop-line.is-beside').waitFor();
+  await page.mouse.up();
+  await page.locator('.block-columns').waitFor();
+  const left = await box(page, 'Слева будет это');
+  const right = await box(page, 'А это справа');
+  const below = await box(page, 'Останется внизу');
+  expect(right.top).toBe(left.top);
+  expect(right.left).toBeGreaterThan(left.left + left.width);
+  expect(below.top).toBeGreaterThan(left.top);
+  await saved(page);
+  await page.reload();
+  await pageReady(page);
+  await page.locator('[data-slate-editor] p.is-in-column').first().waitFor();
+  expect((await box(page, 'А это справа')).top).toBe((await box(page, 'Слева будет это')).top);
+  await shoot(page, 'columns-dragged-1280');
+  await context.close();
+}, 90_000);
