@@ -128,3 +128,17 @@ describe('a toggle keeps what is folded under it (the issue: drag, the block men
     expect((copied.json as { blocks: { type: string }[] }).blocks.map((b) => b.type)).toEqual(['toggle', 'text', 'toggle', 'text']);
   });
 });
+
+describe('Enter at the start of a toggle', () => {
+  it('puts an empty toggle above; the toggle keeps its text, its children and its fold', () => {
+    const editor = editorWith(doc(title(), toggle('t', 0, cursor(), 'Вопрос'), text('c', 1, 'Ответ'), text('after', 0, 'после')));
+    editor.folds.setOpen('t', true);
+    editor.insertBreak();
+    const [, fresh, kept, child] = editor.children as { uid: string; type: string; depth?: number }[];
+    expect(shape(editor).slice(1)).toEqual(['toggle:t:0', 'text:c:1', 'text:after:0']);
+    expect([fresh.type, fresh.depth ?? 0, Editor.string(editor, [1])]).toEqual(['toggleBlock', 0, '']);
+    expect([kept.uid, Editor.string(editor, [2]), child.uid]).toEqual(['t', 'Вопрос', 'c']);
+    expect(editor.selection?.anchor).toEqual({ path: [2, 0], offset: 0 });
+    expect(editor.folds.isOpen('t')).toBe(true);
+  });
+});

@@ -1,5 +1,6 @@
 import { Editor, Node, Range, Transforms, type Operation } from 'slate';
 import { REGISTERED_BLOCKS } from '../../schema/blocks';
+import { newId } from '../../schema/ids';
 import { depthOf, type BlockElement, type BlockElementType } from '../../schema/slate';
 import { blockAt } from '../queries';
 import type { FoldingEditor, FoldState, KeyPress } from '../types';
@@ -15,8 +16,8 @@ import { subtreeEnd } from '../withStructure';
  * person, src/editor/folding.ts; headless, a set in memory), closed by default. Nothing of it is
  * in the document: search, export, copy and history see the folded blocks as any others.
  *
- * Keys: Ctrl+Enter (⌘+Enter) in a folding block opens or closes it. Enter in an open one writes
- * on inside it (a text block one level down, its first child); in a closed one, after everything
+ * Keys: Ctrl+Enter (⌘+Enter) in a folding block opens or closes it. Enter at the start of its
+ * text puts an empty one above it. Enter in an open one writes on inside it (a text block one level down, its first child); in a closed one, after everything
  * folded under it (another of its type at its level); in an empty one without children, it
  * becomes text (as an empty list item does). A block made into a folding type here opens, so
  * what is written under it shows.
@@ -178,6 +179,16 @@ export function withFolding<E extends Editor & { handleKey(event: KeyPress): boo
     if (!hasChildren && Node.string(block) === '') {
       // An empty toggle with nothing under it: Enter makes it text, as in an empty list item.
       convertBlock(folding, [index], 'textBlock' as BlockElementType);
+      return;
+    }
+    const { selection } = folding;
+    if (selection && Node.string(block) !== '' && Editor.isStart(folding, selection.anchor, [index])) {
+      // At the start of its text: an empty one goes above it; it keeps its text and what is under it.
+      Transforms.insertNodes(
+        folding,
+        { type: block.type, uid: newId(), version: 1, ...(block.depth ? { depth: block.depth } : {}), children: [{ text: '' }] } as BlockElement,
+        { at: [index] },
+      );
       return;
     }
     const open = folds.isOpen(block.uid);

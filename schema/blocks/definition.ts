@@ -54,6 +54,8 @@ export interface BlockDefinition<WireType extends string = string, Data = unknow
    * `children` lists (their type, fields and depth below it, in order).
    */
   menuVariants?: readonly MenuVariant[];
+  /** A heading of this level (headings and toggle headings): the table of contents lists it. */
+  headingLevel?: 1 | 2 | 3;
   /** Its group in the slash menu (absent: basic blocks). */
   menuGroup?: 'media' | 'database' | 'advanced';
   /** A void element has no editable text: its one empty text child is a placeholder for Slate. */

@@ -121,3 +121,19 @@ export * from '../../plugins/blocks/text/block';
 export * from '../../plugins/blocks/tableOfContents/block';
 export * from '../../plugins/blocks/toggle/block';
 export * from '../../examples/blocks/progress/block';
+
+const headingLevels = new Map<string, 1 | 2 | 3>(
+  REGISTERED_BLOCKS.flatMap((d) =>
+    d.headingLevel
+      ? [
+          [d.wireType, d.headingLevel],
+          [d.slateType, d.headingLevel],
+        ]
+      : [],
+  ),
+);
+
+/** A heading's level by its wire or Slate type (`headingLevel` of its definition), or undefined for any other block. */
+export function headingLevelOf(type: string): 1 | 2 | 3 | undefined {
+  return headingLevels.get(type);
+}

@@ -1,4 +1,4 @@
-import { definitionForWireType, HEADING_LEVELS_BY_WIRE, type MarkdownContext, type RegisteredBlock } from '../../schema/blocks';
+import { definitionForWireType, headingLevelOf, type MarkdownContext, type RegisteredBlock } from '../../schema/blocks';
 import { tokensToMarkdown as writeTokens } from '../../schema/markdown/write';
 import type { Token, TokenLink } from '../../schema/token';
 
@@ -90,7 +90,7 @@ export function blocksToMarkdown(blocks: readonly MarkdownBlock[], links: Markdo
   let listed: { level: 1 | 2 | 3; tokens: Token[] }[] | undefined;
   const headings = () =>
     (listed ??= blocks.flatMap((b) => {
-      const level = HEADING_LEVELS_BY_WIRE[b.type];
+      const level = headingLevelOf(b.type);
       const tokens = (b.data as { tokens?: unknown } | null)?.tokens;
       return level && Array.isArray(tokens) ? [{ level, tokens: (tokens as Token[]).map((t) => ({ ...t, text: t.text.replace(/\n/g, ' ') })) }] : [];
     }));

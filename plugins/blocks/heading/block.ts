@@ -18,6 +18,7 @@ function heading<W extends string>(
 ): BlockDefinition<W, TextData, HeadingElement> {
   return {
     ...textLikeBlock(wireType, slateType, [shortcut]),
+    headingLevel: shortcut.length as 1 | 2 | 3,
     markdown: { serialize: (data, md) => [`${shortcut} ${md.inline(oneLine(data.tokens))}`] },
     html: {
       serialize: (_data, content) => `<${tag}>${content}</${tag}>`,

@@ -3,7 +3,8 @@ import { useSelected, useFocused, useSlate, type RenderElementProps } from 'slat
 import { isFolding } from '../../../plugins/withFolding';
 import { depthOf, type BlockElement } from '../../../schema/slate';
 import { blockRootProps, editorT, Icon, revealBlock, type BlockIcons, type BlockViews } from '../../../src/editor/blockView';
-import { HEADING_LEVELS, type TableOfContentsElement } from './block';
+import { headingLevelOf } from '../../../schema/blocks';
+import type { TableOfContentsElement } from './block';
 import './tableOfContents.css';
 
 interface Entry {
@@ -18,7 +19,7 @@ function headingsOf(children: readonly unknown[]): Entry[] {
   const out: Entry[] = [];
   children.forEach((node, index) => {
     const block = node as BlockElement;
-    const level = HEADING_LEVELS[block.type];
+    const level = headingLevelOf(block.type);
     if (level) out.push({ uid: block.uid, level, text: Node.string(block).replace(/\s+/g, ' ').trim(), index });
   });
   return out;

@@ -31,6 +31,7 @@ function toggle<W extends string>(
   return {
     ...textLikeBlock(wireType, slateType, shortcuts),
     folds: true,
+    ...(level === 0 ? {} : { headingLevel: level }),
     // Enter is the folding rules' (src/editor/folding.ts); Backspace at its start makes it text.
     editing: { backspaceToText: true, pageLinks: true },
     // Markdown has no toggle: a list item or a heading, its children indented under it (as Notion exports them).
