@@ -58,6 +58,15 @@ beforeAll(async () => {
       case '/big':
         response.writeHead(200, { 'content-type': 'text/html' });
         return response.end('x'.repeat(3_000_000));
+      case '/echo': {
+        let sent = '';
+        request.on('data', (chunk: Buffer) => (sent += chunk.toString()));
+        request.on('end', () => {
+          response.writeHead(200, { 'content-type': 'text/plain' });
+          response.end(`${request.method} ${request.headers['content-type']} ${sent}`);
+        });
+        return;
+      }
       case '/slow':
         response.writeHead(200, { 'content-type': 'text/html' });
         response.write('<html>');
@@ -95,6 +104,15 @@ async function refusal(target: string, more: Partial<SafeFetchOptions> = {}): Pr
 }
 
 describe('safeFetch', () => {
+  test('POSTs a body (a webhook delivery); with redirects not followed, a 3xx is the answer', async () => {
+    const posted = await safeFetch(at('/echo'), options({ method: 'POST', body: '{"a":1}', headers: { 'Content-Type': 'application/json' } }));
+    expect(posted.body.toString()).toBe('POST application/json {"a":1}');
+    const before = internalHits;
+    const redirect = await safeFetch(at('/to-loopback'), options({ followRedirects: false }));
+    expect(redirect.status).toBe(302);
+    expect(internalHits).toBe(before);
+  });
+
   test('fetches a page, following a relative redirect', async () => {
     const page = await safeFetch(at('/relative'), options());
     expect(page.status).toBe(200);

@@ -39,6 +39,11 @@ export interface SafeFetchOptions {
   resolve?(host: string): Promise<string[]>;
   /** Request headers (no cookies, no authorization: they are dropped). */
   headers?: Record<string, string>;
+  /** GET (default) or POST with `body` (a webhook delivery). */
+  method?: 'GET' | 'POST';
+  body?: string;
+  /** Whether redirects are followed (default); otherwise a 3xx is the answer. */
+  followRedirects?: boolean;
 }
 
 export interface SafeFetchResult {
@@ -88,15 +93,16 @@ function requestOnce(url: URL, address: string, options: SafeFetchOptions, deadl
     ...options.headers,
   };
   for (const name of Object.keys(headers)) if (/^(cookie|authorization|proxy-authorization)$/i.test(name)) delete headers[name];
+  if (options.body !== undefined) headers['content-length'] = String(Buffer.byteLength(options.body));
   return new Promise((resolve, reject) => {
     const remaining = deadline - Date.now();
     if (remaining <= 0) return reject(new SafeFetchError('timeout', 'took too long'));
     const request = (url.protocol === 'https:' ? https : http).request(
       url,
-      { method: 'GET', headers, lookup: pinned, agent: false, timeout: remaining },
+      { method: options.method ?? 'GET', headers, lookup: pinned, agent: false, timeout: remaining },
       (response) => {
         const status = response.statusCode ?? 0;
-        const location = status >= 300 && status < 400 ? (response.headers.location ?? null) : null;
+        const location = status >= 300 && status < 400 && options.followRedirects !== false ? (response.headers.location ?? null) : null;
         if (location !== null) {
           clearTimeout(timer);
           response.resume();
@@ -142,7 +148,7 @@ function requestOnce(url: URL, address: string, options: SafeFetchOptions, deadl
       clearTimeout(timer);
       reject(error instanceof SafeFetchError ? error : new SafeFetchError('network', error.message));
     });
-    request.end();
+    request.end(options.body);
   });
 }
 

@@ -3,7 +3,8 @@ import type { Kysely } from 'kysely';
 import { WakeableLoop, type BackgroundLoop, type LoopLog } from '../background';
 import type { Database, WebhookDeliveryTable } from '../db/types';
 import { nowIso } from '../time';
-import { checkedTarget } from './targets';
+import { safeFetch } from '../net/safeFetch';
+import { checkedTarget, webhooksAllowPrivate } from './targets';
 
 /*
  * Sending webhook deliveries (docs/api/webhooks.md «Delivery»): each pending delivery whose time
@@ -46,10 +47,13 @@ async function send(delivery: WebhookDeliveryTable, hook: { url: string; secret:
   try {
     const url = await checkedTarget(hook.url);
     const seconds = Math.floor(Date.now() / 1000);
-    const response = await fetch(url, {
+    // Sent to the address checked (server/net/safeFetch.ts pins the connection to it: a name cannot answer another meanwhile).
+    const response = await safeFetch(url, {
       method: 'POST',
-      redirect: 'manual',
-      signal: AbortSignal.timeout(TIMEOUT_MS),
+      followRedirects: false,
+      timeoutMs: TIMEOUT_MS,
+      maxBytes: 64 * 1024,
+      ...(webhooksAllowPrivate() ? { allow: () => true } : {}),
       headers: {
         'Content-Type': 'application/json',
         'User-Agent': 'Stranitsy-Webhooks/1',
@@ -59,7 +63,6 @@ async function send(delivery: WebhookDeliveryTable, hook: { url: string; secret:
       },
       body: delivery.payload,
     });
-    await response.arrayBuffer().catch(() => undefined);
     if (response.status >= 200 && response.status < 300)
       return { status: 'delivered', attempts, last_status: response.status, last_error: null, delivered_at: nowIso(), next_at: nowIso() };
     return again(response.status, `answered ${response.status}`);

@@ -13,6 +13,11 @@ import { AppError } from '../errors';
  */
 
 let allowPrivate = false;
+/** Whether webhooks may send to private addresses (config `webhooksAllowPrivate`). */
+export function webhooksAllowPrivate(): boolean {
+  return allowPrivate;
+}
+
 /** Config `webhooksAllowPrivate`. */
 export function setWebhooksAllowPrivate(allow: boolean): void {
   allowPrivate = allow;
