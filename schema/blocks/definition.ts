@@ -54,6 +54,8 @@ export interface BlockDefinition<WireType extends string = string, Data = unknow
    * `children` lists (their type, fields and depth below it, in order).
    */
   menuVariants?: readonly MenuVariant[];
+  /** What search finds it by when it holds no tokens (a file's name, a formula, a link's address and title); tokens are read without it. */
+  searchText?(data: Data): string;
   /** A heading of this level (headings and toggle headings): the table of contents lists it. */
   headingLevel?: 1 | 2 | 3;
   /** Its group in the slash menu (absent: basic blocks). */

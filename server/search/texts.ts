@@ -1,3 +1,4 @@
+import { definitionForWireType } from '../../schema/blocks';
 import { uniqueIdText, type DatabaseField } from '../../schema/blocks/database';
 
 /** What search keeps of a text at most (a snippet is cut from it; the words of the whole are indexed). */
@@ -21,27 +22,19 @@ function tokensText(tokens: Tokens): string {
 
 /**
  * The text search finds a block by (docs/search.md «What is indexed»): the text of any block made
- * of tokens (paragraphs, headings, lists, to-dos, quotes, callouts, code, tables), a file's name,
- * a formula, an embed's address, an inline database's title and description. A database block is
+ * of tokens (paragraphs, headings, lists, to-dos, quotes, callouts, code, tables); for a type
+ * without tokens, its definition's `searchText`: a file's name, a formula, an embed's address, a
+ * bookmark's address and card, an inline database's title and description. A database block is
  * also found by its rows (their titles are pages', their text cells `cellSearchText`); a divider,
  * a page link or an image without a file has none.
  */
 export function blockSearchText(type: string, data: unknown): string {
   if (!data || typeof data !== 'object') return '';
-  const fields = data as { tokens?: unknown; remoteData?: { title?: unknown } | null; formula?: unknown; url?: unknown };
-  if (Array.isArray(fields.tokens)) return tokensText(fields.tokens as Tokens).trim();
-  if (type === 'file' && typeof fields.remoteData?.title === 'string') return fields.remoteData.title;
-  if (type === 'latex' && typeof fields.formula === 'string') return fields.formula;
-  if (type === 'embed' && typeof fields.url === 'string') return fields.url;
-  if (type === 'database') {
-    const { title, description } = data as { title?: unknown; description?: unknown };
-    return [title, description]
-      .filter((text): text is string => typeof text === 'string')
-      .map((text) => text.trim())
-      .filter(Boolean)
-      .join('\n');
-  }
-  return '';
+  const tokens = (data as { tokens?: unknown }).tokens;
+  if (Array.isArray(tokens)) return tokensText(tokens as Tokens).trim();
+  // A type without text says what it is found by (its definition's searchText).
+  const definition = definitionForWireType(type);
+  return definition?.searchText ? definition.searchText(data) : '';
 }
 
 /** Field types whose cells search reads: text and the addresses typed as text. */

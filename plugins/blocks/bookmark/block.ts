@@ -68,6 +68,8 @@ export const bookmarkBlock: BlockDefinition<'bookmark', BookmarkData, BookmarkEl
   dataSchema: bookmarkDataSchema,
   shortcuts: ['/bookmark'],
   menuGroup: 'media',
+  // Found by its address and its card's title, description and site.
+  searchText: (data) => [data.preview?.title, data.preview?.description, data.preview?.siteName, data.url].filter((text): text is string => !!text).join('\n'),
   isVoid: true,
   defaultData: () => ({ url: null, preview: null }),
   fromLink: (url) => ({ url, preview: null }),

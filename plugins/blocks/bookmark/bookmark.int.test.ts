@@ -198,6 +198,14 @@ test('a bookmark block: its data checked by its schema, stored in canonical form
     const res = await api(t, owner.cookie, 'POST', `${S}/block`, { pageId: page.id, type: 'bookmark', data: bad });
     expect([res.statusCode, errorCode(res)]).toEqual([422, 'validation_failed']);
   }
+  // Search finds it by its card's title.
+  const started = Date.now();
+  for (;;) {
+    const res = await api(t, owner.cookie, 'GET', `${S}/search/text?${jsonQueryString({ q: 'ускорили' })}`, undefined, { 'x-workspace-id': owner.workspaceId });
+    if (body<{ page: { id: string } }[]>(res).data.some((hit) => hit.page.id === page.id)) break;
+    if (Date.now() - started > 5_000) throw new Error('the bookmark was not found by its title');
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
   await share(t, owner, page.id, [{ userId: reader.id, accessLevel: 'read' }]);
   expect(bookmarksOf(body<WireBlock[]>(await api(t, reader.cookie, 'GET', `${S}/note/${page.id}/blocks`)).data)).toEqual([made.data, bare.data]);
   const refused = await api(t, reader.cookie, 'POST', `${S}/block/${made.id}`, {

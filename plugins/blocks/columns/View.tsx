@@ -21,7 +21,11 @@ export function ColumnListView({ attributes, children, element }: RenderElementP
   const observer = useRef<ResizeObserver | null>(null);
   const frame = useRef(0);
 
-  const layout = () => {
+  /** What the last layout was made for: the list's blocks (Slate's nodes: a new one for every change of it) and the list's box. */
+  const last = useRef<{ nodes: unknown[]; top: number; left: number; width: number } | null>(null);
+  const retries = useRef(0);
+
+  const layout = (force = false) => {
     const element = box.current;
     if (!element) return;
     let index: number;
@@ -30,19 +34,51 @@ export function ColumnListView({ attributes, children, element }: RenderElementP
     } catch {
       return;
     }
-    const now = layoutColumns(editor, index, element, placed.current);
-    // Sizes change without the page changing (a picture loads, the window narrows): watched.
+    // Typing elsewhere changes neither the list's blocks nor its place: nothing is written then
+    // (reading the box costs the layout the browser makes before painting anyway).
+    const depth = depthOf(list);
+    const nodes: unknown[] = [];
+    for (let i = index + 1; i < editor.children.length && depthOf(editor.children[i] as BlockElement) > depth; i++) nodes.push(editor.children[i]);
+    const rect = element.getBoundingClientRect();
+    const seen = { nodes, top: rect.top + window.scrollY, left: rect.left + window.scrollX, width: rect.width };
+    const previous = last.current;
+    if (
+      !force &&
+      previous &&
+      previous.top === seen.top &&
+      previous.left === seen.left &&
+      previous.width === seen.width &&
+      previous.nodes.length === nodes.length &&
+      previous.nodes.every((node, i) => node === nodes[i])
+    )
+      return;
+    const { placed: now, complete } = layoutColumns(editor, index, element, placed.current);
+    // A block not drawn yet (just moved or made): again after the frame, not skipped meanwhile.
+    // (At most a few frames: a block in a chunk of a big page that is not mounted waits for the next change.)
+    last.current = complete ? seen : null;
+    retries.current = complete ? 0 : retries.current + 1;
+    if (!complete && retries.current <= 3) {
+      cancelAnimationFrame(frame.current);
+      frame.current = requestAnimationFrame(() => layout(true));
+    }
+    // Sizes change without the page changing (a picture loads, the window narrows): watched, the
+    // page's editor too (a block above growing moves the list).
     const watcher = (observer.current ??= new ResizeObserver(() => {
       cancelAnimationFrame(frame.current);
-      frame.current = requestAnimationFrame(() => layout());
+      frame.current = requestAnimationFrame(() => layout(true));
     }));
     for (const old of placed.current) if (!now.has(old)) watcher.unobserve(old);
     for (const member of now) if (!placed.current.has(member)) watcher.observe(member);
     watcher.observe(element);
+    try {
+      watcher.observe(ReactEditor.toDOMNode(editor as ReactEditor, editor));
+    } catch {
+      // Not drawn yet.
+    }
     placed.current = now;
   };
 
-  useLayoutEffect(layout);
+  useLayoutEffect(() => layout());
   useLayoutEffect(
     () => () => {
       // The list went (unwrapped, deleted): its blocks go back into the flow.

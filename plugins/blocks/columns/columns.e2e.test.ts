@@ -68,7 +68,8 @@ it('two columns side by side: written, resized, kept, stacked on a phone; the la
   await handle.focus();
   await page.keyboard.press('ArrowRight');
   await page.keyboard.press('ArrowRight');
-  await expect(handle.getAttribute('aria-valuenow')).resolves.toBe('60');
+  // Drawn by the layout after the change: waited for.
+  await page.waitForFunction(() => document.querySelector('.column-resize:not([hidden])')?.getAttribute('aria-valuenow') === '60');
   await saved(page);
   await page.reload();
   await pageReady(page);

@@ -91,9 +91,16 @@ const outerHeight = (element: HTMLElement): number => {
 
 /**
  * Lays the list at `index` out (see the file's comment); `placed` holds the elements placed last
- * time: those no longer in the list are put back in the flow. Returns the elements placed now.
+ * time: those no longer in the list are put back in the flow. Returns the elements placed now,
+ * and whether every block of the list was drawn (slate-react maps a block just made or moved
+ * to its element only after the render: then it is laid out again a frame later).
  */
-export function layoutColumns(editor: Editor, index: number, listElement: HTMLElement, placed: ReadonlySet<HTMLElement>): Set<HTMLElement> {
+export function layoutColumns(
+  editor: Editor,
+  index: number,
+  listElement: HTMLElement,
+  placed: ReadonlySet<HTMLElement>,
+): { placed: Set<HTMLElement>; complete: boolean } {
   const listDepth = depthOf(editor.children[index] as BlockElement);
   const columns = columnsOf(editor, index);
   const now = new Set<HTMLElement>();
@@ -161,5 +168,6 @@ export function layoutColumns(editor: Editor, index: number, listElement: HTMLEl
     listElement.style.height = `${tallest}px`;
   }
   for (const element of placed) if (!now.has(element)) reset(element);
-  return now;
+  const complete = columns.every(({ element, blocks }) => element !== null && blocks.every((b) => b.element !== null));
+  return { placed: now, complete };
 }

@@ -45,6 +45,12 @@ export const databaseBlock: BlockDefinition<'database', DatabaseData, DatabaseEl
   dataSchema: databaseDataSchema,
   shortcuts: [],
   menuGroup: 'database',
+  searchText: (data) =>
+    [data.title, data.description]
+      .filter((text): text is string => typeof text === 'string')
+      .map((text) => text.trim())
+      .filter(Boolean)
+      .join('\n'),
   isVoid: true,
   canonicalize: (data) => data,
   // Its first view as a table and a link to its CSV, as the export writes them (server/export/pageExport.ts).

@@ -201,6 +201,7 @@ export const embedBlock: BlockDefinition<'embed', EmbedData, EmbedElement> = {
   dataSchema: embedDataSchema,
   shortcuts: ['/embed'],
   menuGroup: 'media',
+  searchText: (data) => data.url ?? '',
   isVoid: true,
   defaultData: () => ({ url: null, scale: 1, align: DEFAULT_ALIGN }),
   // Offered for a pasted link of an allowed host only (any other would show as a plain card).

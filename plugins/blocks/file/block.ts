@@ -82,6 +82,7 @@ export const fileBlock: BlockDefinition<'file', FileData, FileElement> = {
   dataSchema: fileDataSchema,
   shortcuts: ['/file'],
   menuGroup: 'media',
+  searchText: (data) => data.remoteData?.title ?? '',
   isVoid: true,
   defaultData: () => ({ remoteData: null }),
   canonicalize: (data) => ({ remoteData: copyRemoteFile(data.remoteData) }),

@@ -21,6 +21,7 @@ export const latexBlock: BlockDefinition<'latex', LatexData, LatexElement> = {
   dataSchema: latexDataSchema,
   shortcuts: ['/latex'],
   menuGroup: 'advanced',
+  searchText: (data) => data.formula,
   isVoid: true,
   defaultData: () => ({ formula: '' }),
   canonicalize: (data) => ({ formula: data.formula }),

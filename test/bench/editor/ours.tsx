@@ -51,10 +51,16 @@ const noop = () => undefined;
 
 let blocks: WireBlock[] = [];
 
-/** The method's second variant (`?variant=mixed`): ours may also get a few code, table, formula, toggle (closed) and progress blocks. */
+/**
+ * The method's second variant (`?variant=mixed`): ours may also get a few code, table, formula,
+ * toggle (closed), progress, bookmark, date-mention and column blocks (every type of issue 39).
+ */
 const MIXED_EVERY = 333;
+const MIXED_KINDS = 8;
+/** The kind that makes a column list of the block and the four after it (two columns of one paragraph). */
+const COLUMNS_KIND = 7;
 function mixedData(index: number, text: string): Pick<WireBlock, 'type' | 'data'> {
-  switch (Math.floor(index / MIXED_EVERY) % 5) {
+  switch (Math.floor(index / MIXED_EVERY) % MIXED_KINDS) {
     case 0:
       return {
         type: 'code',
@@ -80,8 +86,21 @@ function mixedData(index: number, text: string): Pick<WireBlock, 'type' | 'data'
       return { type: 'latex', data: { formula: `\\sum_{k=1}^{${index}} k^2 = \\frac{n(n+1)(2n+1)}{6}` } };
     case 3:
       return { type: 'toggle', data: { tokens: [{ text }] } };
-    default:
+    case 4:
       return { type: 'progress', data: { tokens: [{ text }], value: index % 101 } };
+    case 5:
+      return {
+        type: 'bookmark',
+        data: {
+          url: `https://example.com/articles/${index}`,
+          preview: { title: text.slice(0, 60), description: text, image: null, icon: null, siteName: 'Пример' },
+        },
+      };
+    default:
+      return {
+        type: 'text',
+        data: { tokens: [{ text: `${text.slice(0, 40)} ` }, { text: '11 декабря 2026, 15:00', date: { start: '2026-12-11T15:00' } }] },
+      };
   }
 }
 
@@ -89,10 +108,39 @@ runBench('ours', {
   prepare(document_) {
     const mixed = new URLSearchParams(location.search).get('variant') === 'mixed';
     let previous: string | null = null;
+    // A column list: its block and the four after it are the list, a column, a paragraph, a column, a paragraph.
+    const lists = new Map<number, string>();
     blocks = document_.blocks.map((block, index) => {
       const special = mixed && index % MIXED_EVERY === MIXED_EVERY - 1 && index !== document_.targetIndex;
-      const content = special ? mixedData(index, block.text) : { type: WIRE_TYPE[block.kind], data: { tokens: [{ text: block.text }] } };
-      const wire: WireBlock = { id: block.id, contentType: 'Block', pageId: PAGE_ID, version: 1, parentId: null, placeAfter: previous, ...content };
+      const target = document_.targetIndex;
+      const columns =
+        special &&
+        Math.floor(index / MIXED_EVERY) % MIXED_KINDS === COLUMNS_KIND &&
+        !(target > index && target <= index + 4) &&
+        index + 4 < document_.blocks.length;
+      if (columns) lists.set(index, block.id);
+      const start = [index - 1, index - 2, index - 3, index - 4].find((at) => lists.has(at));
+      if (start !== undefined) {
+        const role = index - start;
+        const column = (role <= 2 ? document_.blocks[start + 1] : document_.blocks[start + 3]).id;
+        const isColumn = role === 1 || role === 3;
+        // The list's children (columns) and the columns' paragraphs; the page's next block follows the list.
+        return {
+          id: block.id,
+          contentType: 'Block',
+          pageId: PAGE_ID,
+          version: 1,
+          parentId: isColumn ? lists.get(start)! : column,
+          placeAfter: role === 3 ? document_.blocks[start + 1].id : null,
+          ...(isColumn ? { type: 'column', data: { width: null } } : { type: 'text', data: { tokens: [{ text: block.text }] } }),
+        } as WireBlock;
+      }
+      const content = columns
+        ? { type: 'columnList', data: {} }
+        : special
+          ? mixedData(index, block.text)
+          : { type: WIRE_TYPE[block.kind], data: { tokens: [{ text: block.text }] } };
+      const wire = { id: block.id, contentType: 'Block', pageId: PAGE_ID, version: 1, parentId: null, placeAfter: previous, ...content } as WireBlock;
       previous = block.id;
       return wire;
     });
