@@ -298,6 +298,16 @@ function replaceBlockAt(editor: Editor, index: number, block: WireBlock): void {
  * inserted or removed above them; an undo step inside a block that was replaced (and every
  * older step) is dropped, since its offsets no longer fit the new text; redo is cleared.
  */
+/**
+ * Whether the editor is applying someone else's change now. A plugin that would fix the page's
+ * shape (withColumns) leaves such a change alone: its author's editor sends the whole of it, and a
+ * state between two of its blocks (a column made, its block not moved in yet) is not to be fixed
+ * here — the fix would never reach the server, and this editor would differ from it.
+ */
+export function isApplyingRemote(editor: Editor): boolean {
+  return remoteOperations.has(editor);
+}
+
 function asRemoteChange(editor: Editor, change: () => void): void {
   const ops: Operation[] = [];
   remoteOperations.set(editor, ops);

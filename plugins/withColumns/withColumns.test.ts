@@ -5,6 +5,7 @@ import { createWorkspaceEditor } from '../index';
 import type { BlockElement } from '../../schema/slate';
 import { convertToVariant } from '../withMarkdownShortcuts';
 import { canDropBeside, dropBeside } from './withColumns';
+import { applyRemoteBlock } from '../withBlockSync/withBlockSync';
 
 const title: BlockElement = { type: 'pageHeadingBlock', uid: 'pageHeading_p1', version: 1, children: [{ text: 'Страница' }] };
 const para = (uid: string, text: string, depth = 0) =>
@@ -107,5 +108,33 @@ describe('a block dropped beside another', () => {
     expect(canDropBeside(five, 12, 2)).toBe(false);
     // From inside the same list: its column goes, so there is room.
     expect(canDropBeside(five, 11, 3)).toBe(true);
+  });
+});
+
+describe("someone else's change", () => {
+  test('is not made sound here: their new column, empty until their block moves in, stays', () => {
+    const editor = editorWith(two());
+    applyRemoteBlock(editor, {
+      id: 'c3',
+      contentType: 'Block',
+      pageId: 'p1',
+      type: 'column',
+      version: 1,
+      parentId: 'l',
+      placeAfter: 'c2',
+      data: { width: null },
+    });
+    expect(shape(editor)).toEqual(['L0', 'C1', 'p2', 'p2', 'C1', 'p2', 'C1', 'p0']);
+    applyRemoteBlock(editor, {
+      id: 'b',
+      contentType: 'Block',
+      pageId: 'p1',
+      type: 'text',
+      version: 2,
+      parentId: 'c3',
+      placeAfter: null,
+      data: { tokens: [{ text: 'ещё' }] },
+    });
+    expect(shape(editor)).toEqual(['L0', 'C1', 'p2', 'C1', 'p2', 'C1', 'p2', 'p0']);
   });
 });

@@ -3,6 +3,7 @@ import { newId } from '../../schema/ids';
 import { depthOf, type BlockElement } from '../../schema/slate';
 import { blockAt } from '../queries';
 import { moveBlockRange } from '../withBlockActions/blockActions';
+import { isApplyingRemote } from '../withBlockSync/withBlockSync';
 import type { KeyPress } from '../types';
 
 /*
@@ -16,6 +17,9 @@ import type { KeyPress } from '../types';
  * - a list with one column left is unwrapped: the list and the column go, the column's blocks
  *   come up to the list's level; a list with none goes;
  * - a column anywhere but directly under a list goes (its blocks come up).
+ *
+ * Not while someone else's change is applied (withBlockSync's isApplyingRemote): their editor
+ * keeps it sound, and a column of theirs arrives before the block moved into it.
  *
  * Enter in an empty block of a column writes on in the column (it does not leave it, as an
  * empty nested block otherwise would).
@@ -195,7 +199,8 @@ export function withColumns<E extends Editor & { handleKey(event: KeyPress): boo
 
   editor.normalizeNode = (entry, options) => {
     const [node, path] = entry;
-    if (shapeChanged && path.length === 1 && Element.isElement(node) && path[0] < editor.children.length) {
+    // Someone else's change is theirs to keep sound (isApplyingRemote says why).
+    if (shapeChanged && !isApplyingRemote(editor) && path.length === 1 && Element.isElement(node) && path[0] < editor.children.length) {
       const index = path[0];
       const block = node as BlockElement;
       if (isColumn(block) && !isList(blockAt(editor, parentIndex(editor, index)))) {
