@@ -3,6 +3,7 @@ import { newId } from '../../schema/ids';
 import { depthOf, type BlockElement } from '../../schema/slate';
 import { blockAt } from '../queries';
 import { moveBlockRange } from '../withBlockActions/blockActions';
+import { shiftRange, subtreeEnd } from '../withStructure/withStructure';
 import { isApplyingRemote } from '../withBlockSync/withBlockSync';
 import type { KeyPress } from '../types';
 
@@ -45,23 +46,6 @@ export function enclosingList(editor: Editor, index: number): number {
   return -1;
 }
 
-/** The end (exclusive) of the block's subtree. */
-function subtreeEnd(editor: Editor, index: number): number {
-  const depth = depthOf(blockAt(editor, index));
-  let end = index + 1;
-  while (end < editor.children.length && depthOf(blockAt(editor, end)) > depth) end += 1;
-  return end;
-}
-
-function setDepth(editor: Editor, index: number, depth: number): void {
-  if (depth > 0) Transforms.setNodes<BlockElement>(editor, { depth }, { at: [index] });
-  else Transforms.unsetNodes(editor, 'depth', { at: [index] });
-}
-
-function shift(editor: Editor, from: number, to: number, delta: number): void {
-  for (let i = from; i < to; i++) setDepth(editor, i, Math.max(0, depthOf(blockAt(editor, i)) + delta));
-}
-
 function newColumn(depth: number): BlockElement {
   return { type: COLUMN, uid: newId(), version: 1, depth, width: null, children: [{ text: '' }] } as unknown as BlockElement;
 }
@@ -85,10 +69,10 @@ function fixList(editor: Editor, index: number): boolean {
     const blockEnd = subtreeEnd(editor, i);
     if (columns.length === 0) {
       Editor.withoutNormalizing(editor, () => {
-        shift(editor, i, blockEnd, 1);
+        shiftRange(editor, i, blockEnd, 1);
         Transforms.insertNodes(editor, newColumn(depth + 1), { at: [i] });
       });
-    } else shift(editor, i, blockEnd, 1);
+    } else shiftRange(editor, i, blockEnd, 1);
     return true;
   }
   // A column with nothing in it goes.
@@ -101,7 +85,7 @@ function fixList(editor: Editor, index: number): boolean {
   Editor.withoutNormalizing(editor, () => {
     // One column left: its blocks come up two levels, in place of the list; none: the list goes.
     if (columns.length === 1) {
-      shift(editor, columns[0] + 1, end, -2);
+      shiftRange(editor, columns[0] + 1, end, -2);
       Transforms.removeNodes(editor, { at: [columns[0]] });
     }
     Transforms.removeNodes(editor, { at: [index] });
@@ -171,7 +155,7 @@ export function dropBeside(editor: Editor, dragged: number, target: number, side
     const start = indexOf(leftUid);
     const middle = indexOf(rightUid);
     const end = subtreeEnd(editor, middle);
-    shift(editor, start, end, 2);
+    shiftRange(editor, start, end, 2);
     Transforms.insertNodes(editor, newColumn(depth + 1), { at: [middle] });
     Transforms.insertNodes(editor, [newList(depth), newColumn(depth + 1)], { at: [start] });
     at = indexOf(draggedUid);
@@ -206,7 +190,7 @@ export function withColumns<E extends Editor & { handleKey(event: KeyPress): boo
       if (isColumn(block) && !isList(blockAt(editor, parentIndex(editor, index)))) {
         // A column out of a list: it goes, its blocks come up.
         Editor.withoutNormalizing(editor, () => {
-          shift(editor, index + 1, subtreeEnd(editor, index), -1);
+          shiftRange(editor, index + 1, subtreeEnd(editor, index), -1);
           Transforms.removeNodes(editor, { at: [index] });
         });
         return;

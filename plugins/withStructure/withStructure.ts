@@ -57,7 +57,7 @@ function setDepth(editor: Editor, index: number, depth: number): void {
 }
 
 /** Moves the blocks in [start, end) by `delta` levels (their shape kept). */
-function shiftRange(editor: Editor, start: number, end: number, delta: number): void {
+export function shiftRange(editor: Editor, start: number, end: number, delta: number): void {
   Editor.withoutNormalizing(editor, () => {
     for (let i = start; i < end; i++) setDepth(editor, i, Math.max(0, depthOf(blockAt(editor, i)) + delta));
   });

@@ -59,7 +59,7 @@ export interface BlockDefinition<WireType extends string = string, Data = unknow
   /** A heading of this level (headings and toggle headings): the table of contents lists it. */
   headingLevel?: 1 | 2 | 3;
   /** Its group in the slash menu (absent: basic blocks). */
-  menuGroup?: 'media' | 'database' | 'advanced';
+  menuGroup?: Exclude<MenuGroup, 'basic'>;
   /** A void element has no editable text: its one empty text child is a placeholder for Slate. */
   isVoid: boolean;
   /** How the editor's keys treat a block of the type that has text (absent: Slate's own, below). */
@@ -92,6 +92,10 @@ export interface BlockDefinition<WireType extends string = string, Data = unknow
   toSlateFields(data: Data): ElementFields<Element>;
   toWireData(element: Element): Data;
 }
+
+/** The slash menu's groups, in the menu's order. */
+export const MENU_GROUPS = ['basic', 'media', 'database', 'advanced'] as const;
+export type MenuGroup = (typeof MENU_GROUPS)[number];
 
 /** A slash-menu variant of a block type (`BlockDefinition.menuVariants`). */
 export interface MenuVariant {

@@ -43,6 +43,12 @@ export function remindersIn(data: unknown): ReminderMention[] {
   return [...out.values()];
 }
 
+/** Whether a block's data holds a reminder at all (a look at its tokens, nothing parsed). */
+export function holdsReminder(data: unknown): boolean {
+  const tokens = (data as { tokens?: unknown } | null)?.tokens;
+  return Array.isArray(tokens) && tokens.some((token) => !!(token as Token | null)?.date?.remindAt);
+}
+
 /** A written block: its data as stored (JSON text) or as an object. */
 export interface WrittenBlock {
   id: string;
@@ -50,6 +56,14 @@ export interface WrittenBlock {
   data: string | unknown;
   userId: string;
 }
+
+/** A stored block row as the reminders see it: its writer is the one reminded. */
+export const writtenBlock = (row: { id: string; page_id: string; data: string; updated_by: string }): WrittenBlock => ({
+  id: row.id,
+  pageId: row.page_id,
+  data: row.data,
+  userId: row.updated_by,
+});
 
 /** This process's reminder workers (send.ts): told when a reminder is noted here. */
 export const reminderWakers = new Set<() => void>();

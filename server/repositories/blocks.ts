@@ -13,7 +13,7 @@ import { cloneDatabaseRows } from './databases';
 import { remapBlockData } from './clonePages';
 import { precompiled } from '../db/precompiled';
 import { nowIso } from '../time';
-import { noteReminders, remindersIn, type WrittenBlock } from '../reminders/note';
+import { holdsReminder, noteReminders, writtenBlock } from '../reminders/note';
 
 /** Types whose blocks keep their type for life: a database and its rows are made as such. */
 export const FIXED_BLOCK_TYPES: readonly BlockWireType[] = ['database', 'databaseRow'];
@@ -318,17 +318,9 @@ export async function insertBlock(db: Kysely<Database>, input: InsertBlockInput,
   return (await insertBlockRows(db, [input], now))[0];
 }
 
-/** A stored block as the reminders see it (server/reminders/reminders.ts): its writer reminded. */
-const writtenBlock = (row: Pick<BlockRow, 'id' | 'page_id' | 'data' | 'updated_by'>): WrittenBlock => ({
-  id: row.id,
-  pageId: row.page_id,
-  data: row.data,
-  userId: row.updated_by,
-});
-
 /** A block's reminders noted after a write that knows its id alone (its page read only when it holds one). */
 async function noteRemindersOf(db: Kysely<Database>, id: string, data: unknown, userId: string): Promise<void> {
-  if (remindersIn(data).length === 0) return;
+  if (!holdsReminder(data)) return;
   const block = await db.selectFrom('blocks').select('page_id').where('id', '=', id).executeTakeFirst();
   if (block) await noteReminders(db, [{ id, pageId: block.page_id, data, userId }]);
 }

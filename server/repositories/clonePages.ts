@@ -5,7 +5,7 @@ import { ROW_TEMPLATE, type BlockRow, type Database, type PageRow } from '../db/
 import { copySequences } from './databaseRevisions';
 import { copyRowLinks } from './databases';
 import { nowIso } from '../time';
-import { noteReminders } from '../reminders/note';
+import { noteReminders, writtenBlock } from '../reminders/note';
 import { cloneViewKeys, syncDatabaseLayouts, withFreshLayoutUids } from './databaseLayouts';
 import { childPath, FRESH_PAGE_STATE, listPagesAt, pagePath, type PagePlace } from './pages';
 import { inChunks } from '../db/inChunks';
@@ -147,10 +147,7 @@ export async function clonePageTree(trx: Transaction<Database>, input: CloneInpu
     await trx.insertInto('page_members').values({ page_id: input.newRootId, user_id: input.userId, level: 'full', created_at: now }).execute();
   }
   for (const chunk of inChunks(blockCopies, 200)) await trx.insertInto('blocks').values(chunk).execute();
-  await noteReminders(
-    trx,
-    blockCopies.map((copy) => ({ id: copy.id, pageId: copy.page_id, data: copy.data, userId: copy.updated_by })),
-  );
+  await noteReminders(trx, blockCopies.map(writtenBlock));
   for (const copy of blockCopies) if (copy.type === 'database') await syncDatabaseLayouts(trx, copy.id, copy.data, now);
   const rowIds = pages.filter((p) => p.database_id !== null).map((p) => p.id);
   for (const chunk of inChunks(rowIds)) {

@@ -23,7 +23,7 @@ import { newId } from '../../schema/ids';
 import { isPostgres } from '../db/connect';
 import { ROW_TEMPLATE, type BlockRow, type CellRow, type Database, type DatabaseCellTable, type PageRow } from '../db/types';
 import { nowIso } from '../time';
-import { noteReminders } from '../reminders/note';
+import { noteReminders, writtenBlock } from '../reminders/note';
 import { bumpRevisions, ROWS_REVISION, viewOrderRevision } from './databaseRevisions';
 import { FRESH_PAGE_STATE, childPath } from './pages';
 import { inChunks } from '../db/inChunks';
@@ -1898,10 +1898,7 @@ export async function cloneDatabaseRows(
       deleted_at: null,
     }));
     for (const chunk of inChunks(blockCopies, 200)) await trx.insertInto('blocks').values(chunk).execute();
-    await noteReminders(
-      trx,
-      blockCopies.map((copy) => ({ id: copy.id, pageId: copy.page_id, data: copy.data, userId: copy.updated_by })),
-    );
+    await noteReminders(trx, blockCopies.map(writtenBlock));
     const cells = await trx
       .selectFrom('database_cells')
       .selectAll()

@@ -1,5 +1,5 @@
 import { Editor, Element, Range, type Path } from 'slate';
-import { REGISTERED_BLOCKS, type RegisteredBlock } from '../../schema/blocks';
+import { MENU_GROUPS, REGISTERED_BLOCKS, type MenuGroup, type RegisteredBlock } from '../../schema/blocks';
 import type { BlockElement, BlockElementType } from '../../schema/slate';
 
 /** The slash menu's state: open while the caret's empty text block holds `/query` (no spaces). */
@@ -23,11 +23,9 @@ export function slashQueryAt(editor: Editor): SlashQuery | null {
   return { path, query: match[1] };
 }
 
-/** The menu's groups, in order (the AI's after them: `ai`). */
-export const SLASH_GROUPS = ['basic', 'media', 'database', 'advanced'] as const;
-export type SlashGroup = (typeof SLASH_GROUPS)[number];
-// A definition's menuGroup names one of them (schema/blocks/definition.ts).
-export type _MenuGroupsAgree = NonNullable<RegisteredBlock['menuGroup']> extends SlashGroup ? true : never;
+/** The menu's groups, in order (the AI's after them: `ai`); a type names its own (`menuGroup`). */
+export const SLASH_GROUPS = MENU_GROUPS;
+export type SlashGroup = MenuGroup;
 
 /** The order within a group (as in Notion: text and headings, the lists, then the rest); a type not named goes last. */
 const MENU_ORDER = [

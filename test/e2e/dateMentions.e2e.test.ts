@@ -67,7 +67,7 @@ it('@завтра and a reminder from the @ picker; a reminder due now reaches t
   });
   expect(listed).toEqual([expect.objectContaining({ pageId, remindAt: expectedAt, label: await labelIn(page, 1, '15:00') })]);
 
-  // Backspace after a chip removes it whole.
+  // After a reload: the chips as they were.
   await page.reload();
   await page.locator('.page[aria-busy="false"] [data-slate-editor] time.date-mention').first().waitFor();
   await expect(axeViolations(page, {}, page.locator('[data-slate-editor]'))).resolves.toEqual([]);

@@ -241,3 +241,22 @@ export async function pageWithDatabase(page: Page, title: string, command = '/б
   await saved(page);
   return url;
 }
+
+/**
+ * Drags the paragraph holding `text` by its handle to the right edge of the paragraph holding
+ * `beside` — over its left part first, as a hand would — and lets go once the editor shows its
+ * «beside» bar there (the two become columns).
+ */
+export async function dragBeside(page: Page, text: string, beside: string): Promise<void> {
+  await page.getByText(text).hover();
+  const from = await page.locator('.block-handle').boundingBox();
+  const target = await page.locator('[data-slate-editor] p', { hasText: beside }).boundingBox();
+  if (!from || !target) throw new Error('no geometry');
+  const middle = target.y + target.height / 2;
+  await page.mouse.move(from.x + from.width / 2, from.y + from.height / 2);
+  await page.mouse.down();
+  await page.mouse.move(target.x + 20, middle, { steps: 6 });
+  await page.mouse.move(target.x + target.width - 12, middle, { steps: 10 });
+  await page.locator('.block-drop-line.is-beside').waitFor();
+  await page.mouse.up();
+}

@@ -5,7 +5,7 @@ import { parentIndex } from '../../../plugins/withColumns';
 import { depthOf, type BlockElement } from '../../../schema/slate';
 import { blockRootProps, editorT, Icon, type BlockIcons, type BlockViews } from '../../../src/editor/blockView';
 import { MIN_COLUMN_SHARE, type ColumnElement, type ColumnListElement } from './block';
-import { COLUMN_GAP_PX, columnsOf, layoutColumns, sharesOf } from './layout';
+import { COLUMN_GAP_PX, columnsOf, layoutColumns, reset, sharesOf } from './layout';
 import './columns.css';
 
 /**
@@ -84,10 +84,7 @@ export function ColumnListView({ attributes, children, element }: RenderElementP
       // The list went (unwrapped, deleted): its blocks go back into the flow.
       cancelAnimationFrame(frame.current);
       observer.current?.disconnect();
-      for (const member of placed.current) {
-        for (const property of ['position', 'top', 'left', 'width', 'height', 'marginLeft'] as const) member.style[property] = '';
-        member.classList.remove('is-in-column', 'is-stacked');
-      }
+      for (const member of placed.current) reset(member);
     },
     [],
   );

@@ -1,7 +1,7 @@
 import type { Browser, Page } from 'playwright-core';
 import { axeViolations } from '../../../test/helpers/axe';
 import { signInThroughUi } from '../../../test/helpers/browser';
-import { browserSuite, newPage, pageReady, saved, shoot } from '../../../test/helpers/editorPage';
+import { browserSuite, dragBeside, newPage, pageReady, saved, shoot } from '../../../test/helpers/editorPage';
 import type { ServerProcess } from '../../../test/helpers/serverProcess';
 
 /*
@@ -79,6 +79,19 @@ it('two columns side by side: written, resized, kept, stacked on a phone; the la
   expect(wider.width).toBeGreaterThan(narrower.width * 1.3);
   expect(narrower.top).toBe(wider.top);
 
+  // The handle dragged with the pointer: the boundary follows it (the first column narrower now).
+  const bar = await page.locator('.column-resize:not([hidden])').boundingBox();
+  if (!bar) throw new Error('no handle');
+  await page.mouse.move(bar.x + bar.width / 2, bar.y + 10);
+  await page.mouse.down();
+  await page.mouse.move(bar.x + bar.width / 2 - 200, bar.y + 10, { steps: 10 });
+  await page.mouse.up();
+  await page.waitForFunction(() => Number(document.querySelector('.column-resize:not([hidden])')?.getAttribute('aria-valuenow')) < 40);
+  const dragged = await box(page, 'Плюсы');
+  expect(dragged.width).toBeLessThan(narrower.width);
+  expect((await box(page, 'Минусы')).top).toBe(dragged.top);
+  await saved(page);
+
   // A phone: one under the other.
   await page.setViewportSize({ width: 375, height: 800 });
   await page.waitForTimeout(300);
@@ -115,17 +128,7 @@ it('a block dragged by its handle to the side of another: the two become columns
   await page.keyboard.type('Останется внизу');
   await saved(page);
 
-  await page.getByText('А это справа').hover();
-  const handle = page.locator('.block-handle');
-  const from = await handle.boundingBox();
-  const target = await page.locator('[data-slate-editor] p', { hasText: 'Слева будет это' }).boundingBox();
-  if (!from || !target) throw new Error('no geometry');
-  await page.mouse.move(from.x + from.width / 2, from.y + from.height / 2);
-  await page.mouse.down();
-  await page.mouse.move(from.x + 10, target.y + target.height / 2, { steps: 6 });
-  await page.mouse.move(target.x + target.width - 12, target.y + target.height / 2, { steps: 10 });
-  await page.locator('.block-drop-line.is-beside').waitFor();
-  await page.mouse.up();
+  await dragBeside(page, 'А это справа', 'Слева будет это');
   await page.locator('.block-columns').waitFor();
   const left = await box(page, 'Слева будет это');
   const right = await box(page, 'А это справа');

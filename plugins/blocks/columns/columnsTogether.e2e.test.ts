@@ -1,5 +1,5 @@
 import type { BrowserContext, Page } from 'playwright-core';
-import { eventually, newPage, pageReady, saved, twoPeopleSuite } from '../../../test/helpers/editorPage';
+import { dragBeside, eventually, newPage, pageReady, saved, twoPeopleSuite } from '../../../test/helpers/editorPage';
 import type { ServerProcess } from '../../../test/helpers/serverProcess';
 
 /*
@@ -77,17 +77,7 @@ it('two people in two columns: what each types lands in their column, a drag bes
   await eventually(() => columnsSeen(b), expected, 15_000);
 
   // Alice drags «Вторая строка слева» beside Bob's line: a third column; Bob sees it.
-  await a.getByText('Вторая строка слева').hover();
-  const handle = a.locator('.block-handle');
-  const from = await handle.boundingBox();
-  const target = await a.locator('[data-slate-editor] p', { hasText: 'Правая колонка Боба' }).boundingBox();
-  if (!from || !target) throw new Error('no geometry');
-  await a.mouse.move(from.x + from.width / 2, from.y + from.height / 2);
-  await a.mouse.down();
-  await a.mouse.move(target.x + 20, target.y + target.height / 2, { steps: 8 });
-  await a.mouse.move(target.x + target.width - 10, target.y + target.height / 2, { steps: 8 });
-  await a.locator('.block-drop-line.is-beside').waitFor();
-  await a.mouse.up();
+  await dragBeside(a, 'Вторая строка слева', 'Правая колонка Боба');
   const three = ['1:Левая колонка Алисы', '2:Правая колонка Боба', '3:Вторая строка слева'];
   await eventually(() => columnsSeen(a), three, 15_000);
   await saved(a);

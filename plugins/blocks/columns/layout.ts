@@ -17,8 +17,11 @@ import { MIN_COLUMN_SHARE, type ColumnElement } from './block';
 
 /** Narrower than this, the columns stack (docs/web-app.md «Columns»). */
 export const STACK_BELOW_PX = 480;
-/** The space between two columns (the resize handle sits in it). */
-export const COLUMN_GAP_PX = 32;
+/**
+ * The space between two columns: the resize handle sits in its left part (columns.css), the
+ * next column's blocks' drag handles (22 px, BlockHandle) in its right part — they must not overlap.
+ */
+export const COLUMN_GAP_PX = 48;
 /** One level of nesting (editor.css `.block[data-depth]`). */
 const INDENT_PX = 26;
 
@@ -67,18 +70,27 @@ export function sharesOf(columns: ReadonlyArray<{ width?: number | null }>): num
 
 const PLACED = ['position', 'top', 'left', 'width', 'height', 'marginLeft'] as const;
 
-function reset(element: HTMLElement): void {
+/** Puts a block back in the page's flow (out of a column, or its list gone). */
+export function reset(element: HTMLElement): void {
   for (const property of PLACED) element.style[property] = '';
   element.classList.remove('is-in-column', 'is-stacked');
 }
 
-/** Places `element` at (x, y) of the list's box, `width` wide, out of the flow. */
-function place(element: HTMLElement, list: DOMRect, x: number, y: number, width: number): void {
+/**
+ * Places `element` at (x, y) of the list's box, `width` wide, out of the flow. `boxes` keeps the
+ * containing blocks' boxes read in this layout (the blocks of a list share one: read once, not
+ * once per block — each read after a style write is a layout of the page).
+ */
+function place(element: HTMLElement, list: DOMRect, x: number, y: number, width: number, boxes: Map<HTMLElement, DOMRect>): void {
   element.style.position = 'absolute';
   element.style.marginLeft = '0';
   element.style.width = `${Math.max(0, width)}px`;
   const parent = (element.offsetParent as HTMLElement | null) ?? document.body;
-  const box = parent.getBoundingClientRect();
+  let box = boxes.get(parent);
+  if (!box) {
+    box = parent.getBoundingClientRect();
+    boxes.set(parent, box);
+  }
   element.style.left = `${list.left - box.left - parent.clientLeft + parent.scrollLeft + x}px`;
   element.style.top = `${list.top - box.top - parent.clientTop + parent.scrollTop + y}px`;
 }
@@ -135,6 +147,7 @@ export function layoutColumns(
     }
   } else {
     const list = listElement.getBoundingClientRect();
+    const boxes = new Map<HTMLElement, DOMRect>();
     const shares = sharesOf(columns.map((c) => c.column));
     const usable = listElement.clientWidth - COLUMN_GAP_PX * (columns.length - 1);
     let x = 0;
@@ -145,7 +158,7 @@ export function layoutColumns(
       for (const { block, element: member } of blocks) {
         if (!member) continue;
         const indent = (depthOf(block) - (listDepth + 2)) * INDENT_PX;
-        place(member, list, x + indent, y, width - indent);
+        place(member, list, x + indent, y, width - indent, boxes);
         member.classList.add('is-in-column');
         y += outerHeight(member);
         now.add(member);
@@ -157,7 +170,7 @@ export function layoutColumns(
           handle.hidden = k === 0;
           if (k > 0) handle.setAttribute('aria-valuenow', String(Math.round(shares[k - 1] * 100)));
         }
-        place(element, list, x, 0, width);
+        place(element, list, x, 0, width, boxes);
         element.style.height = `${y}px`;
         element.classList.add('is-in-column');
         now.add(element);
