@@ -176,6 +176,7 @@ const DATA_ARBS: Record<BlockWireType, fc.Arbitrary<BlockData>> = {
     plain,
   ),
   document: idArb.map((pageId) => ({ pageId })),
+  synced: idArb.map((pageId) => ({ pageId })),
   quote: textDataArb,
   bulletList: textDataArb,
   orderedList: fc

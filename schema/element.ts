@@ -44,6 +44,8 @@ export const wireElementSchema = z.object({
   databaseId: z.string().nullable().optional(),
   /** The page is a row template of its database (docs/api/databases.md «Row templates»). */
   rowTemplate: z.literal(true).optional(),
+  /** The page is a synced block's content (docs/api/blocks.md «Synced blocks»): its parent is the page the synced block was made on. */
+  synced: z.literal(true).optional(),
   cover: coverSchema.nullable(),
   createdAt: z.string(),
   /** Who made the page (a user id): a private section's root is its creator's (schema/policies/page.ts `mayBePrivateRootOf`). */
@@ -131,6 +133,10 @@ export const patchElementBodySchema = z
     }
   });
 export type PatchElementBody = z.infer<typeof patchElementBodySchema>;
+
+/** POST element/{id}/synced: the synced-content page made under page `{id}`, with the id the client chose. */
+export const createSyncedBodySchema = z.object({ id: z.uuid() }).strict();
+export type CreateSyncedBody = z.infer<typeof createSyncedBodySchema>;
 
 /** A section root id a page can be moved to (favorite and shared hold links, not pages). */
 export const MOVE_SECTION_IDS = ['private', 'all'] as const;

@@ -17,6 +17,10 @@ export const ERROR_CODES = {
   tooManyAttempts: 'auth.too_many_attempts',
   blockVersionConflict: 'block.version_conflict',
   blockExists: 'block.already_exists',
+  /** A `synced` block naming no synced-content page of its page's workspace (docs/api/blocks.md «Synced blocks»): 422. */
+  blockSyncedUnknown: 'block.synced_unknown',
+  /** A `synced` block written into a synced-content page, or synced content made under one: synced blocks do not nest (docs/api/blocks.md «Synced blocks»): 422. */
+  blockSyncedNested: 'block.synced_nested',
   /** A fold (`PUT block/{id}/fold`) of a block that is no toggle (docs/api/blocks.md «Toggle folds (per person)»): 422. */
   blockNotAToggle: 'block.not_a_toggle',
   /** A link preview of an address the server may not fetch: not http(s), credentials in it, or a private, loopback or link-local address after DNS or a redirect (docs/api/blocks.md «Link previews»): 422. */
@@ -46,6 +50,8 @@ export const ERROR_CODES = {
   pageInTrash: 'page.in_trash',
   /** A database's row template asked to go to the trash, come out of it or be copied as a page: its database's templates do that (docs/api/databases.md «Row templates»). */
   rowTemplate: 'database.row_template',
+  /** A page-level change (rename, move, trash, share, publish, copy, children, favourites) of a synced-content page: only its blocks are written (docs/api/blocks.md «Synced blocks»): 422. */
+  pageSyncedContent: 'page.synced_content',
   pageNotInTrash: 'page.not_in_trash',
   pageParentInTrash: 'page.parent_in_trash',
   pageMoveCycle: 'page.move_cycle',

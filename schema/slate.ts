@@ -22,6 +22,7 @@ export type { DividerElement } from '../plugins/blocks/divider/block';
 export type { LatexElement } from '../plugins/blocks/latex/block';
 export type { ToggleElement } from '../plugins/blocks/toggle/block';
 export type { TableOfContentsElement } from '../plugins/blocks/tableOfContents/block';
+export type { SyncedElement } from '../plugins/blocks/synced/block';
 export type { ProgressElement } from '../examples/blocks/progress/block';
 
 /**

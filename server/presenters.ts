@@ -6,7 +6,7 @@ import type { WireUser } from '../schema/user';
 import type { WireWorkspace } from '../schema/workspace';
 import type { BlockData, WireBlock } from '../schema/block';
 import type { BlockWireType } from '../schema/blocks';
-import { ROW_TEMPLATE, type BlockRow, type PageRow, type UserRow } from './db/types';
+import { ROW_TEMPLATE, SYNCED_CONTENT, type BlockRow, type PageRow, type UserRow } from './db/types';
 import { pagePath } from './repositories/pages';
 import { shownEmail } from './repositories/users';
 import type { WorkspaceWithRole } from './repositories/workspaces';
@@ -74,6 +74,8 @@ export function presentElement(page: PageRow, accessLevel: AccessLevel, inFavori
     ...(page.database_id ? { databaseId: page.database_id } : {}),
     // A database's row template (docs/api/databases.md «Row templates»): its page says so.
     ...(page.in_trash === ROW_TEMPLATE ? { rowTemplate: true } : {}),
+    // A synced block's content (docs/api/blocks.md «Synced blocks»): its page says so.
+    ...(page.in_trash === SYNCED_CONTENT ? { synced: true } : {}),
   };
 }
 

@@ -69,13 +69,15 @@ export function moveBlock(editor: Editor, index: number, direction: -1 | 1): num
   return next < 0 ? index : moveBlockRange(editor, index, end, subtreeEnd(editor, next));
 }
 
-/** A deep copy of the block and its subtree right after them, with fresh uids. Returns its index. */
-export function duplicateBlock(editor: Editor, index: number): number {
-  const end = subtreeEnd(editor, index);
+/**
+ * Deep copies of blocks with fresh uids, to be inserted into `editor`. A nested page is copied
+ * with its block, as in Notion: the copy points at a copy of the page (`editor.copyPages` makes
+ * them under the editor's page).
+ */
+export function freshCopies(editor: Editor, blocks: readonly BlockElement[]): BlockElement[] {
   const copiedPages: Array<{ from: string; to: string }> = [];
-  const copies = editor.children.slice(index, end).map((node) => {
-    const copy = { ...structuredClone(node as BlockElement), uid: newId(), version: 1 };
-    // A nested page is duplicated with its block, as in Notion: the copy points at a copy of the page.
+  const copies = blocks.map((node) => {
+    const copy = { ...structuredClone(node), uid: newId(), version: 1 };
     if (copy.type === 'documentBlock') {
       const to = newId();
       copiedPages.push({ from: copy.pageId, to });
@@ -83,8 +85,14 @@ export function duplicateBlock(editor: Editor, index: number): number {
     }
     return copy;
   });
-  Transforms.insertNodes(editor, copies, { at: [end] });
   if (copiedPages.length > 0) editor.copyPages?.(copiedPages);
+  return copies;
+}
+
+/** A deep copy of the block and its subtree right after them, with fresh uids. Returns its index. */
+export function duplicateBlock(editor: Editor, index: number): number {
+  const end = subtreeEnd(editor, index);
+  Transforms.insertNodes(editor, freshCopies(editor, editor.children.slice(index, end) as BlockElement[]), { at: [end] });
   return end;
 }
 

@@ -1,4 +1,5 @@
 export { createBlockSyncQueue, REFUSAL_NOTICE_MS, type BlockSyncApi, type BlockSyncQueue, type SyncStatus, type BlockSyncError } from './blockSyncQueue';
+export { worstStatus } from './status';
 export {
   withBlockSync,
   readBlock,

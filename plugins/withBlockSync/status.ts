@@ -1,6 +1,13 @@
 /** What the page's sync note shows (docs/sync.md): all saved, edits on their way, no connection, or an edit refused. */
 export type SyncStatus = 'saved' | 'pending' | 'offline' | 'error';
 
+const STATUS_ORDER: readonly SyncStatus[] = ['saved', 'pending', 'offline', 'error'];
+
+/** The worst of several statuses: a page shows «Сохранено» only when its title, its blocks and the synced blocks in it are saved. */
+export function worstStatus(...statuses: SyncStatus[]): SyncStatus {
+  return statuses.reduce((worst, s) => (STATUS_ORDER.indexOf(s) > STATUS_ORDER.indexOf(worst) ? s : worst), 'saved');
+}
+
 /** How long the status keeps saying an edit was refused (and reverted). */
 export const REFUSAL_NOTICE_MS = 10_000;
 

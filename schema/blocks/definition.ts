@@ -61,6 +61,12 @@ export interface BlockDefinition<WireType extends string = string, Data = unknow
   /** Its group in the slash menu (absent: basic blocks). */
   menuGroup?: Exclude<MenuGroup, 'basic'>;
   /** A void element has no editable text: its one empty text child is a placeholder for Slate. */
+  /**
+   * Made by the web app's view rather than from default data (its View.tsx exports a
+   * `blockMakers` entry): the slash menu offers it without `defaultData` (a synced block, whose
+   * page the server makes first).
+   */
+  madeInEditor?: boolean;
   isVoid: boolean;
   /** How the editor's keys treat a block of the type that has text (absent: Slate's own, below). */
   editing?: BlockEditing;

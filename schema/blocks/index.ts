@@ -18,6 +18,7 @@ import { quoteBlock } from '../../plugins/blocks/quote/block';
 import { tableBlock } from '../../plugins/blocks/table/block';
 import { textBlock } from '../../plugins/blocks/text/block';
 import { tableOfContentsBlock } from '../../plugins/blocks/tableOfContents/block';
+import { syncedBlock } from '../../plugins/blocks/synced/block';
 import { toggleBlock, toggleHeading1Block, toggleHeading2Block, toggleHeading3Block } from '../../plugins/blocks/toggle/block';
 import { progressBlock } from '../../examples/blocks/progress/block';
 
@@ -56,6 +57,7 @@ export const BLOCK_DEFINITIONS = [
   tableOfContentsBlock,
   columnListBlock,
   columnBlock,
+  syncedBlock,
   // The worked example of a plugin outside the core folders (docs/plugins.md «A worked example»).
   progressBlock,
 ] as const;

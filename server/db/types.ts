@@ -583,3 +583,12 @@ export type BlockUpdate = Updateable<BlockTable>;
  * is read and written by id as a row is (its page, its cells), and changed as a live row is.
  */
 export const ROW_TEMPLATE = 2;
+
+/**
+ * The fourth state: a synced-content page (docs/api/blocks.md «Synced blocks») — the blocks a
+ * synced block shows, in a page of their own under the page it was made on (its holder, the
+ * `parent_id`). Neither live nor in the trash, so no list of pages shows it (sidebar, children,
+ * search results, recents, favourites, the trash, exports' pages); read and written by id as any
+ * page, its access inherited from the holder, frozen while the holder is in the trash.
+ */
+export const SYNCED_CONTENT = 3;

@@ -14,6 +14,7 @@ import { COMMENT_LIMITS, commentContentSchema, type CommentToken } from '../../s
 import { fitTitle } from '../../schema/text';
 import { storableMimeType } from '../../schema/file';
 import { insertBlockRows, type InsertBlockInput } from '../repositories/blocks';
+import { judgeSyncedBlocks } from '../repositories/syncedContent';
 import { assertWithinQuota } from '../policies/file';
 import { FILE_STATUS, insertFile, newFileRow, storageKeyFor } from '../repositories/files';
 import type { FileStore } from '../files/store';
@@ -402,7 +403,10 @@ async function insertBlocks(
     const data = definition.dataSchema.safeParse(
       block.type === 'database' ? withImportedRelations(remap(block.data, ids.pages, ids.files), ids) : remap(block.data, ids.pages, ids.files),
     );
-    if (!data.success) {
+    // A synced block stays one only when it names synced content of this workspace (a paste's HTML
+    // from another page of it); another's (another workspace's or server's) is left out, as data that
+    // does not fit (docs/api/blocks.md «Synced blocks»).
+    if (!data.success || (block.type === 'synced' && (await judgeSyncedBlocks(trx, [{ pageId, type: block.type, data: data.data }]))[0] !== null)) {
       report.problems.push(importProblem(title, 'blockUnfit', { type: block.type }));
       blockIds.delete(block.id);
       continue;

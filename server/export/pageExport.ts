@@ -29,6 +29,7 @@ import { databaseCells, databaseCsv } from '../repositories/databaseCsv';
 import { findRowPages, readRows, templateIdsOf, ViewOrders } from '../repositories/databases';
 import { withReadableRelations } from '../commands/databases/relations';
 import type { WireRow } from '../../schema/database';
+import { SyncedExpansion } from './synced';
 
 /**
  * Exporting pages (issue 18, docs/import-export.md): a page, and its subpages the caller may read,
@@ -178,12 +179,14 @@ export function exportZip(
     const paths = pagePaths(pages, untitled);
     const pageIds = new Set(pages.map((p) => p.id));
     const orders = new ViewOrders();
+    // Synced blocks written as the blocks they show (./synced.ts); the files shown there are the export's too.
+    const synced = new SyncedExpansion(db, viewerId);
     // The files shown (attached to one of these pages or rows, by a block, a files cell or a comment), found page by page.
     const files = new Map<string, FileRow>();
     const filePath = (id: string) => `files/${id}/${fileName(files.get(id)!.name, 'file')}`;
     const takeFiles = async (ids: Iterable<string>) => {
       const wanted = [...new Set(ids)].filter((id) => !files.has(id));
-      for (const f of await findReadyFiles(db, wanted)) if (f.page_id !== null && pageIds.has(f.page_id)) files.set(f.id, f);
+      for (const f of await findReadyFiles(db, wanted)) if (f.page_id !== null && (pageIds.has(f.page_id) || synced.wrote(f.page_id))) files.set(f.id, f);
     };
     const extension = format === 'html' ? 'html' : 'md';
     // export.json is written as it is read: the pages one by one, the files last.
@@ -198,10 +201,10 @@ export function exportZip(
       );
     }
     for (const [at, page] of pages.entries()) {
-      const blocks = await listPageBlocks(db, page.id);
+      const blocks = await synced.expandSynced(await listPageBlocks(db, page.id));
       if (json) {
         const databases: JsonDatabase[] = [];
-        for (const block of blocks) if (block.type === 'database') databases.push(await jsonDatabase(db, orders, block.id, pageIds, viewerId));
+        for (const block of blocks) if (block.type === 'database') databases.push(await jsonDatabase(db, orders, block.id, pageIds, viewerId, synced));
         const pageComments = comments ? await jsonComments(db, page.id) : [];
         await takeFiles([
           ...filesShown(blocks),
@@ -238,7 +241,7 @@ export function exportZip(
             holdsDatabase(page.type as PageType) && databases.length === 1
               ? paths.get(page.id)!
               : `${paths.get(page.id)!}/${fileName(title, untitled)}${databases.length > 1 ? ` ${n + 1}` : ''}`;
-          const view = await addDatabase(db, orders, database, folder, extension, addText, untitled, viewerId);
+          const view = await addDatabase(db, orders, database, folder, extension, addText, untitled, viewerId, synced);
           if (view)
             views.set(database.id, { ...view, folder: relative(file, folder), rows: view.rows.map((row) => ({ ...row, file: relative(file, row.file) })) });
         }
@@ -326,7 +329,14 @@ async function* rowsInOrder(db: Kysely<Database>, orders: ViewOrders, block: Blo
 }
 
 /** A database's live rows for the JSON export, in their order; their ids join `pageIds` (their files are theirs). */
-async function jsonDatabase(db: Kysely<Database>, orders: ViewOrders, blockId: string, pageIds: Set<string>, viewerId: string): Promise<JsonDatabase> {
+async function jsonDatabase(
+  db: Kysely<Database>,
+  orders: ViewOrders,
+  blockId: string,
+  pageIds: Set<string>,
+  viewerId: string,
+  synced: SyncedExpansion,
+): Promise<JsonDatabase> {
   const block = await findBlock(db, blockId);
   if (!block) throw new Error(`no database block ${blockId}`);
   const data = JSON.parse(block.data) as DatabaseData;
@@ -343,7 +353,13 @@ async function jsonDatabase(db: Kysely<Database>, orders: ViewOrders, blockId: s
       ),
     );
     pageIds.add(row.id);
-    return { id: row.id, title: row.data.title, icon: row.data.icon, values, blocks: (await listPageBlocks(db, row.id)).map(jsonBlock) };
+    return {
+      id: row.id,
+      title: row.data.title,
+      icon: row.data.icon,
+      values,
+      blocks: (await synced.expandSynced(await listPageBlocks(db, row.id))).map(jsonBlock),
+    };
   };
   const rows: JsonDatabase['rows'] = [];
   for await (const read of rowsInOrder(db, orders, block, data)) rows.push(await written(read));
@@ -425,6 +441,7 @@ async function addDatabase(
   addText: (name: string, text: string) => void,
   untitled: string,
   viewerId: string,
+  synced: SyncedExpansion,
 ): Promise<Omit<DatabaseView, 'folder'> | null> {
   const block = await findBlock(db, database.id);
   if (!block) return null;
@@ -464,7 +481,7 @@ async function addDatabase(
           [field.name || id, valueToText(field, row.data.values[id], { userName: (uid) => names.get(uid), rowTitle: (rid) => titles.get(rid) })] as const,
       )
       .filter(([, text]) => text !== '');
-    const rowBlocks = await listPageBlocks(db, row.id);
+    const rowBlocks = await synced.expandSynced(await listPageBlocks(db, row.id));
     const title = row.data.title || untitled;
     if (extension === 'md') {
       const list = fields.map(([fieldName, text]) => `- **${fieldName}**: ${text}`).join('\n');

@@ -1,7 +1,7 @@
 import type { Kysely, Transaction } from 'kysely';
 import { type AccessLevel, type WorkspaceRole } from '../../schema/constants';
 import { allows, roleDefault, type PageAction } from '../../schema/policies/page';
-import { ROW_TEMPLATE, type Database, type PageRow } from '../db/types';
+import { ROW_TEMPLATE, SYNCED_CONTENT, type Database, type PageRow } from '../db/types';
 import { AppError, forbidden, notFound } from '../errors';
 import { ERROR_CODES } from '../../schema/errors';
 import { grantsOfUser } from '../repositories/pageMembers';
@@ -110,17 +110,38 @@ export async function writablePage(trx: Transaction<Database>, id: string): Prom
 }
 
 /**
- * 409 page.in_trash: a page in the trash, or a row template whose database's page is there or
- * whose database is deleted — a template stays a template when they go (its rows go to the trash
- * with them), and is not written meanwhile, as the rows are not.
+ * 409 page.in_trash: a page in the trash, a row template whose database's page is there or whose
+ * database is deleted — a template stays a template when they go (its rows go to the trash with
+ * them), and is not written meanwhile, as the rows are not —, or a synced block's content whose
+ * holder is there (it stays synced content, and comes back with the holder).
  */
 export async function assertWritable(db: Kysely<Database>, page: Pick<PageRow, 'in_trash' | 'parent_id' | 'database_id'>): Promise<void> {
   assertNotInTrash(page);
-  if (page.in_trash !== ROW_TEMPLATE) return;
-  // Its database deleted (the block: its rows went to the trash with it), or its page in the trash.
-  const database =
-    page.database_id === null ? undefined : await db.selectFrom('blocks').select('deleted_at').where('id', '=', page.database_id).executeTakeFirst();
-  if (!database || database.deleted_at !== null) throw pageInTrash();
+  if (!(await isWritable(db, page))) throw pageInTrash();
+}
+
+/** Whether a page takes writes (`assertWritable` without the error): not in the trash, nor held by a page or database that is. */
+export async function isWritable(db: Kysely<Database>, page: Pick<PageRow, 'in_trash' | 'parent_id' | 'database_id'>): Promise<boolean> {
+  if (page.in_trash === 1) return false;
+  if (page.in_trash !== ROW_TEMPLATE && page.in_trash !== SYNCED_CONTENT) return true;
+  if (page.in_trash === ROW_TEMPLATE) {
+    // Its database deleted (the block: its rows went to the trash with it).
+    const database =
+      page.database_id === null ? undefined : await db.selectFrom('blocks').select('deleted_at').where('id', '=', page.database_id).executeTakeFirst();
+    if (!database || database.deleted_at !== null) return false;
+  }
+  // Its holder (the database's page, the synced block's page) in the trash.
   const holder = page.parent_id === null ? undefined : await db.selectFrom('pages').select('in_trash').where('id', '=', page.parent_id).executeTakeFirst();
-  if (holder?.in_trash === 1) throw pageInTrash();
+  return holder?.in_trash !== 1;
+}
+
+/**
+ * 422 page.synced_content: a synced block's content (docs/api/blocks.md «Synced blocks») is read
+ * as a page and written through its blocks; nothing else of a page is done to it — renamed,
+ * published, moved, reordered, put in the trash or taken out, deleted, shared, copied, given
+ * children or made a favourite. It lives and goes with its holder.
+ */
+export function assertNotSyncedContent(page: Pick<PageRow, 'in_trash'>): void {
+  if (page.in_trash === SYNCED_CONTENT)
+    throw new AppError(422, ERROR_CODES.pageSyncedContent, "a synced block's content is changed through its blocks, and goes with the page it was made on");
 }

@@ -3,8 +3,9 @@ import { WakeableLoop, type BackgroundLoop, type LoopLog } from '../background';
 import type { Database } from '../db/types';
 import type { DomainEvent } from '../events/events';
 import type { Mailer } from '../mail';
-import { pageAccessLevel } from '../policies/page';
+import { isWritable, pageAccessLevel } from '../policies/page';
 import { createNotification } from '../repositories/notifications';
+import { shownPageOf } from '../repositories/syncedContent';
 import { nowIso } from '../time';
 import { reminderWakers, remindersIn } from './note';
 
@@ -54,9 +55,13 @@ export async function sendDueReminders(db: Kysely<Database>, delivery: ReminderD
     const block = await db.selectFrom('blocks').select(['data', 'deleted_at', 'page_id']).where('id', '=', reminder.block_id).executeTakeFirst();
     if (!block || block.deleted_at !== null || block.page_id !== reminder.page_id) continue;
     if (!remindersIn(JSON.parse(block.data)).some((r) => r.remindAt === reminder.remind_at)) continue;
-    const page = await db.selectFrom('pages').selectAll().where('id', '=', reminder.page_id).executeTakeFirst();
-    if (!page || page.in_trash === 1) continue;
-    if ((await pageAccessLevel(db, reminder.user_id, page)) === 'none') continue;
+    const found = await db.selectFrom('pages').selectAll().where('id', '=', reminder.page_id).executeTakeFirst();
+    // Not in the trash, nor synced content whose holder is (isWritable: live as far as writes go).
+    if (!found || !(await isWritable(db, found))) continue;
+    if ((await pageAccessLevel(db, reminder.user_id, found)) === 'none') continue;
+    // A synced block's content is shown on the page it was made on: the reminder leads there.
+    const page = shownPageOf(found) === found.id ? found : await db.selectFrom('pages').selectAll().where('id', '=', shownPageOf(found)).executeTakeFirst();
+    if (!page) continue;
     const user = await db.selectFrom('users').select(['email']).where('id', '=', reminder.user_id).executeTakeFirst();
     if (!user) continue;
     const notificationId = await createNotification(db, {

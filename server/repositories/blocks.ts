@@ -14,6 +14,7 @@ import { remapBlockData } from './clonePages';
 import { precompiled } from '../db/precompiled';
 import { nowIso } from '../time';
 import { holdsReminder, noteReminders, writtenBlock } from '../reminders/note';
+import { assertSyncedBlocks, storedSynced } from './syncedContent';
 
 /** Types whose blocks keep their type for life: a database and its rows are made as such. */
 export const FIXED_BLOCK_TYPES: readonly BlockWireType[] = ['database', 'databaseRow'];
@@ -325,8 +326,16 @@ async function noteRemindersOf(db: Kysely<Database>, id: string, data: unknown, 
   if (block) await noteReminders(db, [{ id, pageId: block.page_id, data, userId }]);
 }
 
+/** An update making a block a synced one (or changing the content it names): checked on the block's page (`assertSyncedBlocks`); any other type costs nothing. */
+async function assertSyncedUpdate(db: Kysely<Database>, id: string, type: BlockWireType, data: BlockData): Promise<void> {
+  if (type !== 'synced') return;
+  const block = await db.selectFrom('blocks').select('page_id').where('id', '=', id).executeTakeFirst();
+  if (block) await assertSyncedBlocks(db, [{ pageId: block.page_id, type, data }]);
+}
+
 /** Blocks made together (an import's page), a few hundred to a statement, parents before their children. */
 export async function insertBlockRows(db: Kysely<Database>, inputs: readonly InsertBlockInput[], now = nowIso()): Promise<BlockRow[]> {
+  await assertSyncedBlocks(db, inputs);
   const rows = inputs.map((input) => newBlockRow(input, now));
   // 13 columns a row: 200 rows stay well under SQLite's and PostgreSQL's limits on bound parameters.
   for (const chunk of inChunks(rows, 200)) await db.insertInto('blocks').values(chunk).execute();
@@ -341,6 +350,7 @@ export async function insertBlockRows(db: Kysely<Database>, inputs: readonly Ins
  * version goes on from the deleted one's. Null when it is not deleted any more (a parallel revive).
  */
 export async function reviveBlock(db: Kysely<Database>, deleted: BlockRow, input: Omit<InsertBlockInput, 'id' | 'pageId'>): Promise<BlockRow | null> {
+  await assertSyncedBlocks(db, [{ pageId: deleted.page_id, type: input.type, data: input.data }]);
   const now = nowIso();
   const set = {
     parent_id: input.parentId,
@@ -385,6 +395,7 @@ export async function rewriteBlock(
   at: string,
   userId: string,
 ): Promise<void> {
+  await assertSyncedBlocks(db, [{ pageId: row.page_id, type: state.type, data: state.data }]);
   await db
     .updateTable('blocks')
     .set({
@@ -418,6 +429,7 @@ export async function updateBlockIfVersion(
   origin: string | null = null,
   now: string = nowIso(),
 ): Promise<number | null> {
+  await assertSyncedUpdate(db, id, type, data);
   const result = await db
     .updateTable('blocks')
     .set((eb) => ({
@@ -503,6 +515,7 @@ export async function updateContentIfVersion(
   origin: string | null = null,
   now: string = nowIso(),
 ): Promise<WireBlock | undefined> {
+  await assertSyncedUpdate(db, id, type, data);
   const text = JSON.stringify(data);
   const [row] = await updateContentStatement(db, { id, baseVersion, type, data: text, now, userId, origin });
   if (!row) return undefined;
@@ -656,6 +669,8 @@ export async function restoreBlockTree(trx: Transaction<Database>, block: BlockR
   if (stamp === null) return;
   const rows = await trx.selectFrom('blocks').select(['id', 'parent_id', 'deleted_at', 'type']).where('page_id', '=', block.page_id).execute();
   const ids = subtreeIds(rows, block.id, (row) => row.deleted_at === stamp);
+  const synced = rows.filter((row) => row.type === 'synced' && ids.includes(row.id)).map((row) => row.id);
+  if (synced.length > 0) await assertSyncedBlocks(trx, (await findBlocks(trx, synced)).map(storedSynced));
   // updated_at moves so a realtime history (what changed since) finds the blocks that came back.
   await trx.updateTable('blocks').set({ deleted_at: null, updated_at: nowIso() }).where('id', 'in', ids).where('deleted_at', '=', stamp).execute();
   await setRowsOfDatabasesTrashed(
@@ -734,6 +749,7 @@ async function insertCopies(
     copy.data = fresh.data;
     renamedViews.set(copy.id, fresh.renamed);
   }
+  await assertSyncedBlocks(trx, copies.map(storedSynced));
   for (let i = 0; i < copies.length; i += 100)
     await trx
       .insertInto('blocks')

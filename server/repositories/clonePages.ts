@@ -1,7 +1,7 @@
 /* Deep copies of page trees with their blocks (ids remapped inside block data). */
 import type { Transaction } from 'kysely';
 import { newId } from '../../schema/ids';
-import { ROW_TEMPLATE, type BlockRow, type Database, type PageRow } from '../db/types';
+import { ROW_TEMPLATE, SYNCED_CONTENT, type BlockRow, type Database, type PageRow } from '../db/types';
 import { copySequences } from './databaseRevisions';
 import { copyRowLinks } from './databases';
 import { nowIso } from '../time';
@@ -10,6 +10,7 @@ import { cloneViewKeys, syncDatabaseLayouts, withFreshLayoutUids } from './datab
 import { childPath, FRESH_PAGE_STATE, listPagesAt, pagePath, type PagePlace } from './pages';
 import { inChunks } from '../db/inChunks';
 import { sortKeyAtEnd } from './pageOrder';
+import { assertSyncedBlocks, storedSynced, syncedPageIdOf } from './syncedContent';
 
 /**
  * Block data of a copy: every string that is a copied page's or block's id becomes the copy's id
@@ -38,7 +39,11 @@ export function remapBlockData(data: string, ids: ReadonlyMap<string, string>): 
 }
 
 export interface CloneInput {
-  /** The pages to copy, root first: the source root and the descendants the caller may read. */
+  /**
+   * The pages to copy, root first: the source root and the descendants the caller may read. Into
+   * another workspace also the synced blocks' content they show (`syncedContentToCopy`), each
+   * under the page it is copied with.
+   */
   pages: PageRow[];
   newRootId: string;
   workspaceId: string;
@@ -58,6 +63,13 @@ export async function clonePageTree(trx: Transaction<Database>, input: CloneInpu
   const liveDatabases = new Set<string>();
   const ids = new Map<string, string>([[source.id, input.newRootId]]);
   for (const page of input.pages.slice(1)) ids.set(page.id, newId());
+  // Into another workspace a synced block names the copy of its content (copied along), or is left
+  // out: content of this workspace cannot be named there (docs/api/blocks.md «Synced blocks»).
+  const crossWorkspace = source.workspace_id !== input.workspaceId;
+  const leftOut = (block: BlockRow) => {
+    const named = crossWorkspace ? syncedPageIdOf(block.type, block.data) : null;
+    return named !== null && !ids.has(named);
+  };
   const blocks: BlockRow[] = [];
   for (const chunk of inChunks(input.pages.map((p) => p.id))) {
     blocks.push(...(await trx.selectFrom('blocks').selectAll().where('page_id', 'in', chunk).where('deleted_at', 'is', null).execute()));
@@ -70,7 +82,7 @@ export async function clonePageTree(trx: Transaction<Database>, input: CloneInpu
   const seen = new Set<string>();
   while (queue.length > 0) {
     for (const block of byParent.get(queue.shift() as string | null) ?? []) {
-      if (seen.has(block.id)) continue;
+      if (seen.has(block.id) || leftOut(block)) continue;
       seen.add(block.id);
       kept.push(block);
       queue.push(block.id);
@@ -101,7 +113,8 @@ export async function clonePageTree(trx: Transaction<Database>, input: CloneInpu
       section: isRoot ? (input.parent ? null : 'private') : null,
       path: JSON.stringify([...rootPath, ...below.map((id) => ids.get(id) as string)]),
       is_public: 0,
-      in_trash: page.in_trash === ROW_TEMPLATE ? ROW_TEMPLATE : 0,
+      // A row template stays one, a synced block's content stays hidden; every other page is live.
+      in_trash: page.in_trash === ROW_TEMPLATE || page.in_trash === SYNCED_CONTENT ? page.in_trash : 0,
       created_by: input.userId,
       created_at: now,
       updated_at: now,
@@ -146,6 +159,7 @@ export async function clonePageTree(trx: Transaction<Database>, input: CloneInpu
   if (!input.parent) {
     await trx.insertInto('page_members').values({ page_id: input.newRootId, user_id: input.userId, level: 'full', created_at: now }).execute();
   }
+  await assertSyncedBlocks(trx, blockCopies.map(storedSynced));
   for (const chunk of inChunks(blockCopies, 200)) await trx.insertInto('blocks').values(chunk).execute();
   await noteReminders(trx, blockCopies.map(writtenBlock));
   for (const copy of blockCopies) if (copy.type === 'database') await syncDatabaseLayouts(trx, copy.id, copy.data, now);

@@ -21,6 +21,7 @@ import { asStoredField } from '../../schema/formula/field';
 import { foreignOriginals } from '../../schema/formula/rollup';
 import { newId } from '../../schema/ids';
 import { isPostgres } from '../db/connect';
+import { assertSyncedBlocks, storedSynced } from './syncedContent';
 import { ROW_TEMPLATE, type BlockRow, type CellRow, type Database, type DatabaseCellTable, type PageRow } from '../db/types';
 import { nowIso } from '../time';
 import { noteReminders, writtenBlock } from '../reminders/note';
@@ -1897,6 +1898,7 @@ export async function cloneDatabaseRows(
       updated_by: userId,
       deleted_at: null,
     }));
+    await assertSyncedBlocks(trx, blockCopies.map(storedSynced));
     for (const chunk of inChunks(blockCopies, 200)) await trx.insertInto('blocks').values(chunk).execute();
     await noteReminders(trx, blockCopies.map(writtenBlock));
     const cells = await trx

@@ -2,7 +2,7 @@ import crypto from 'node:crypto';
 import { sql, type Kysely, type Transaction } from 'kysely';
 import type { PageType, SectionId } from '../../schema/constants';
 import { isPostgres } from '../db/connect';
-import type { Database, PageRow } from '../db/types';
+import { SYNCED_CONTENT, type Database, type PageRow } from '../db/types';
 import { notFound } from '../errors';
 import { nowIso } from '../time';
 import { compareSiblings, sortKeyAtEnd } from './pageOrder';
@@ -129,6 +129,8 @@ export interface NewPageInput {
   grantCreatorFull: boolean;
   /** Its place among its siblings when the caller has it (many pages made at once); else after the last of them, read here. */
   sortKey?: string;
+  /** A synced block's content under `parent` (`SYNCED_CONTENT`: docs/api/blocks.md «Synced blocks»), not a live page. */
+  syncedContent?: boolean;
 }
 
 /**
@@ -150,7 +152,7 @@ export async function insertPage(trx: Transaction<Database>, input: NewPageInput
     icon: null,
     cover: null,
     is_public: 0,
-    in_trash: 0,
+    in_trash: input.syncedContent ? SYNCED_CONTENT : 0,
     default_layout_id: input.defaultLayoutId ?? null,
     sort_key: sortKey,
     created_by: input.createdBy,

@@ -41,7 +41,7 @@ import {
 
 import { openStored, sendStored, STORED_BYTES_ROUTE } from '../files/serve';
 import { isoIn } from '../time';
-import { assertNotInTrash } from '../policies/page';
+import { assertWritable } from '../policies/page';
 
 /** An upload URL works this long. */
 export const UPLOAD_URL_TTL_MS = 60 * 60 * 1000;
@@ -142,7 +142,7 @@ export async function filesRoutes(server: FastifyInstance, { config }: { config:
       if (body.size > maxUploadBytes) throw tooLarge(maxUploadBytes);
       const page = body.pageId !== undefined ? await authorizePageUpload(app.db, user.id, body.pageId) : null;
       // A page in the trash takes no new files (409 page.in_trash), like every other write into it.
-      if (page) assertNotInTrash(page);
+      if (page) await assertWritable(app.db, page);
       await deleteExpiredUploads(app.db, user.id);
       const id = newId();
       const token = newSecret();
@@ -186,7 +186,7 @@ export async function filesRoutes(server: FastifyInstance, { config }: { config:
       if (!file) throw new AppError(403, ERROR_CODES.uploadTokenInvalid, 'this upload URL is wrong, used or expired; ask for a new one');
       try {
         // Access may have changed since the URL was handed out.
-        if (file.page_id !== null) assertNotInTrash(await authorizePageUpload(app.db, file.owner_id, file.page_id));
+        if (file.page_id !== null) await assertWritable(app.db, await authorizePageUpload(app.db, file.owner_id, file.page_id));
         const part = await request.file({ limits: { fileSize: file.size } });
         if (!part) throw invalid('the form holds no file');
         const size = await storeUpload(app.fileStore, file.storage_key, part.file, {
@@ -228,7 +228,7 @@ export async function filesRoutes(server: FastifyInstance, { config }: { config:
           }
           const { pageId, id } = parseWith(pageFileFields, { ...fields });
           const page = await authorizePageUpload(app.db, user.id, pageId);
-          assertNotInTrash(page);
+          await assertWritable(app.db, page);
           const fileId = id ?? newId();
           if (await findFile(app.db, fileId)) throw fileExists();
           const mime = mimeTypeSchema.safeParse(part.mimetype);

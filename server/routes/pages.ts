@@ -9,6 +9,7 @@ import { SECTION_IDS, type AccessLevel, type SectionId } from '../../schema/cons
 import {
   clonePageBodySchema,
   createNoteBodySchema,
+  createSyncedBodySchema,
   movePageBodySchema,
   patchElementBodySchema,
   placeAfterBodySchema,
@@ -18,7 +19,7 @@ import {
 } from '../../schema/element';
 import { jsonQuery, pageQueryShape } from '../../schema/query';
 import { writeAside } from '../db/busy';
-import type { Database, PageRow, UserRow } from '../db/types';
+import { SYNCED_CONTENT, type Database, type PageRow, type UserRow } from '../db/types';
 import { forbidden, invalidField, notFound } from '../errors';
 import { PUBLIC_ROUTE, requireUser } from '../plugins/auth';
 import { userLimit } from '../plugins/rateLimit';
@@ -26,7 +27,7 @@ import { requestOrigin } from '../realtime/sockets';
 import { CLIENT_ID_HEADER } from '../../schema/realtime';
 import { allows } from '../../schema/policies/page';
 import { mayListSection } from '../../schema/policies/workspace';
-import { assertNotInTrash, authorizePage, isPubliclyReadable, pageAccessLevels } from '../policies/page';
+import { assertNotInTrash, assertNotSyncedContent, authorizePage, isPubliclyReadable, pageAccessLevels } from '../policies/page';
 import { pageOf } from '../pagination';
 import { envelope, presentElement } from '../presenters';
 import { streamedIncluded } from '../jsonStream';
@@ -179,7 +180,8 @@ export async function pageRoutes(server: FastifyInstance, { config, mailer }: { 
       const page = await loadPage(app.db, request.params.id);
       const level = await authorizePage(app.db, user.id, page, 'read');
       // Noted beside the read: a page opens at once while another process holds SQLite's write lock.
-      await writeAside(() => recordVisit(app.db, user.id, page.id), request.log);
+      // A synced block's content is read by the editors of its blocks, not visited: no recent of its own.
+      if (page.in_trash !== SYNCED_CONTENT) await writeAside(() => recordVisit(app.db, user.id, page.id), request.log);
       return envelope(await presentPageFor(app.db, user.id, page, level));
     },
   );
@@ -404,6 +406,32 @@ export async function pageRoutes(server: FastifyInstance, { config, mailer }: { 
     },
   );
 
+  /**
+   * A synced block's content (docs/api/blocks.md «Synced blocks»): a hidden page under page `{id}`
+   * (its holder, which the caller may edit), with the client's id; the blocks are then written
+   * into it with the block calls, and the synced block naming it on any page of the workspace.
+   */
+  app.post(
+    '/api/v3/spaces/element/:id/synced',
+    {
+      schema: {
+        tags: ['pages'],
+        summary: "Create a synced block's content: a hidden page under the page, its blocks written with the block calls",
+        params: idParams,
+        body: createSyncedBodySchema,
+      },
+    },
+    async (request, reply) => {
+      const user = requireUser(request);
+      // Ids are lower-case everywhere (a synced block's data names its page so).
+      const id = request.body.id.toLowerCase();
+      const { page, level, events } = await createPage(app.db, user.id, { type: 'Note', id }, { parentId: request.params.id, synced: true });
+      await app.events.dispatch(events, originOf(request));
+      reply.status(201);
+      return envelope(presentElement(page, level));
+    },
+  );
+
   app.delete(
     '/api/v3/spaces/element/:id',
     { schema: { tags: ['pages'], summary: 'Move a page and its subtree to the trash', params: idParams } },
@@ -446,6 +474,7 @@ export async function pageRoutes(server: FastifyInstance, { config, mailer }: { 
       const page = await loadPage(app.db, request.params.id);
       const level = await authorizePage(app.db, user.id, page, 'read');
       assertNotInTrash(page);
+      assertNotSyncedContent(page);
       await addFavorite(app.db, user.id, page.id);
       return envelope(presentElement(page, level, true));
     },

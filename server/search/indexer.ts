@@ -8,6 +8,7 @@ import { noteEdited } from '../history/versions';
 import { BackgroundLoop, type LoopLog } from '../background';
 import { connectionWanted, isPostgres } from '../db/connect';
 import { inChunks } from '../db/inChunks';
+import { shownPageOf } from '../repositories/syncedContent';
 
 /** Targets taken from the queue in one round (a round's indexing is one transaction: short, as writers wait for it on SQLite). */
 const BATCH = 200;
@@ -166,8 +167,15 @@ type SearchEntryRow = { id: number; page_id: string; unit: string; kind: Entry['
 
 const entryKey = (pageId: string, unit: string) => `${pageId}\n${unit}`;
 
-/** A comment as the indexer reads it. */
-type CommentText = { page_id: string; content: string; deleted_at: string | null };
+/** A comment as the indexer reads it; `shown`: the page its entry goes on (`shownPageOf`). */
+type CommentText = { page_id: string; shown: string; content: string; deleted_at: string | null };
+
+/**
+ * The page a block's or comment's entries go on, by its page's row: a synced block's content is
+ * found as the page it was made on (docs/api/blocks.md «Synced blocks»), any other on its own.
+ */
+const shownOn = (row: { page_id: string; in_trash: number; parent_id: string | null }) =>
+  shownPageOf({ id: row.page_id, in_trash: row.in_trash, parent_id: row.parent_id });
 
 /** Rows of a multi-row insert (6 values each: well under the databases' limits on bound parameters). */
 const INSERT_ROWS = 100;
@@ -318,30 +326,29 @@ class Indexing {
    * from the pages they had entries on before (`entriesOn`: a move, or deleted). A block's page
    * counts as edited if it is there and this round holds it — a block moved to a page the round
    * does not hold was moved after the round took it, and that move queued it again: the next
-   * round indexes it.
+   * round indexes it. A synced block's content has its entries on its holder (`shownOn`).
    */
   private async blockEntries(blockIds: readonly string[], entriesOn: ReadonlyMap<string, string[]>): Promise<Entry[]> {
-    const blocks = new Map<string, { page_id: string; type: string; data: string; deleted_at: string | null }>();
+    const blocks = new Map<string, { page_id: string; shown: string; type: string; data: string; deleted_at: string | null }>();
     for (const chunk of inChunks(blockIds)) {
       const rows = await this.trx
         .selectFrom('blocks')
         .innerJoin('pages', 'pages.id', 'blocks.page_id')
-        .select(['blocks.id', 'blocks.page_id', 'blocks.type', 'blocks.data', 'blocks.deleted_at'])
+        .select(['blocks.id', 'blocks.page_id', 'blocks.type', 'blocks.data', 'blocks.deleted_at', 'pages.in_trash', 'pages.parent_id'])
         .where('blocks.id', 'in', chunk)
         .execute();
-      for (const row of rows) blocks.set(row.id, row);
+      for (const row of rows) blocks.set(row.id, { ...row, shown: shownOn(row) });
     }
     const entries: Entry[] = [];
     for (const blockId of blockIds) {
       const block = blocks.get(blockId);
-      if (block && !this.numbering.holds(block.page_id)) continue;
+      if (block && !this.numbering.holds(block.shown)) continue;
       // Only on the pages held (where the round saw entries of it): never a row of a page another round holds.
-      const elsewhere = (entriesOn.get(blockId) ?? []).filter((pageId) => pageId !== block?.page_id || block.deleted_at !== null);
+      const elsewhere = (entriesOn.get(blockId) ?? []).filter((pageId) => pageId !== block?.shown || block.deleted_at !== null);
       if (elsewhere.length > 0) await this.trx.deleteFrom('search_entries').where('unit', '=', blockId).where('page_id', 'in', elsewhere).execute();
       if (!block) continue;
       this.edited.add(block.page_id);
-      if (block.deleted_at === null)
-        entries.push({ pageId: block.page_id, unit: blockId, kind: 'block', text: blockSearchText(block.type, parsed(block.data)) });
+      if (block.deleted_at === null) entries.push({ pageId: block.shown, unit: blockId, kind: 'block', text: blockSearchText(block.type, parsed(block.data)) });
     }
     return entries;
   }
@@ -380,10 +387,10 @@ class Indexing {
     for (const commentId of commentIds) {
       const unit = `m:${commentId}`;
       const comment = comments.get(commentId);
-      if (comment && !this.numbering.holds(comment.page_id)) continue;
+      if (comment && !this.numbering.holds(comment.shown)) continue;
       const text = comment && comment.deleted_at === null ? commentSearchText(parsed(comment.content)) : '';
-      for (const pageId of entriesOn.get(unit) ?? []) if (pageId !== comment?.page_id) entries.push({ pageId, unit, kind: 'comment', text: '' });
-      if (comment) entries.push({ pageId: comment.page_id, unit, kind: 'comment', text });
+      for (const pageId of entriesOn.get(unit) ?? []) if (pageId !== comment?.shown) entries.push({ pageId, unit, kind: 'comment', text: '' });
+      if (comment) entries.push({ pageId: comment.shown, unit, kind: 'comment', text });
     }
     return entries;
   }
@@ -416,8 +423,14 @@ class Indexing {
     /** Per block, the pages it has entries on now (it moved, or is gone: they go). */
     const entriesOn = new Map<string, string[]>();
     for (const chunk of inChunks(blockIds)) {
-      const blocks = await this.trx.selectFrom('blocks').select('page_id').where('id', 'in', chunk).execute();
-      for (const block of blocks) pages.add(block.page_id);
+      const blocks = await this.trx
+        .selectFrom('blocks')
+        .innerJoin('pages', 'pages.id', 'blocks.page_id')
+        .select(['blocks.page_id', 'pages.in_trash', 'pages.parent_id'])
+        .where('blocks.id', 'in', chunk)
+        .execute();
+      // The block's page (its history) and the page its entries go on.
+      for (const block of blocks) pages.add(block.page_id).add(shownOn(block));
       const entries = await this.trx.selectFrom('search_entries').select(['unit', 'page_id']).where('unit', 'in', chunk).execute();
       for (const entry of entries) {
         pages.add(entry.page_id);
@@ -430,12 +443,12 @@ class Indexing {
       const rows = await this.trx
         .selectFrom('comments')
         .innerJoin('pages', 'pages.id', 'comments.page_id')
-        .select(['comments.id', 'comments.page_id', 'comments.content', 'comments.deleted_at'])
+        .select(['comments.id', 'comments.page_id', 'comments.content', 'comments.deleted_at', 'pages.in_trash', 'pages.parent_id'])
         .where('comments.id', 'in', chunk)
         .execute();
       for (const row of rows) {
-        comments.set(row.id, row);
-        pages.add(row.page_id);
+        comments.set(row.id, { ...row, shown: shownOn(row) });
+        pages.add(row.page_id).add(shownOn(row));
       }
       const units = chunk.map((id) => `m:${id}`);
       const entries = await this.trx.selectFrom('search_entries').select(['unit', 'page_id']).where('unit', 'in', units).execute();

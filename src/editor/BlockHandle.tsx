@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState, type MutableRefObject, type RefObject } from 'react';
+import { useContext, useEffect, useRef, useState, type MutableRefObject, type RefObject } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Editor, Element, Transforms } from 'slate';
 import { ReactEditor } from 'slate-react';
@@ -17,6 +17,8 @@ import {
 import type { BlockElement, BlockElementType } from '../../schema/slate';
 import { MENU_DEFINITIONS } from './slashMenu';
 import { DragHandleIcon } from '../ui/icons';
+import { BLOCK_MENU_ITEMS } from './blocks';
+import { NestedEditorsContext, type BlockMakerContext } from './nestedEditors';
 import './blockHandle.css';
 
 interface Hovered {
@@ -97,6 +99,13 @@ export function BlockHandle({
     let last: HTMLElement | null = null;
     const onMove = (event: MouseEvent) => {
       if (drag.current?.active || menu) return;
+      // Over the blocks of an editor drawn inside this one (a synced block's): its own handle serves them.
+      const frame = (event.target as HTMLElement | null)?.closest?.('.document-editor-frame');
+      if (frame && frame !== root) {
+        last = null;
+        setHovered(null);
+        return;
+      }
       const block = blockRootAt(root, event.target);
       if (!block || block === last) return;
       last = block;
@@ -203,6 +212,14 @@ export function BlockHandle({
   };
 
   const menuBlock = menu ? (editor.children[menu.index] as BlockElement | undefined) : undefined;
+  // The items the block types' views add (a synced block's «Копировать и синхронизировать», «Отвязать»).
+  const nested = useContext(NestedEditorsContext);
+  const menuContext: BlockMakerContext | null =
+    menu && nested ? { path: [menu.index], pageId: nested.pageId, workspaceId: nested.workspaceId, nested: nested.depth > 0 } : null;
+  const addedItems =
+    menu && menuBlock && menuContext
+      ? [...(BLOCK_MENU_ITEMS[menuBlock.type] ?? []), ...(BLOCK_MENU_ITEMS.any ?? [])].filter((item) => item.shows?.(editor, menu.index, menuContext) ?? true)
+      : [];
   const menuElement = useRef<HTMLDivElement>(null);
   const menuOpen = menu !== null;
   const menuIndex = menu?.index;
@@ -276,7 +293,7 @@ export function BlockHandle({
               <>
                 <div className="block-menu-section">{t('blockMenu.turnInto')}</div>
                 <div className="block-menu-types">
-                  {MENU_DEFINITIONS.filter((d) => d.slateType !== 'documentBlock' && !d.menuVariants).map((d) => (
+                  {MENU_DEFINITIONS.filter((d) => d.slateType !== 'documentBlock' && !d.menuVariants && !d.madeInEditor).map((d) => (
                     <button
                       key={d.slateType}
                       type="button"
@@ -292,6 +309,11 @@ export function BlockHandle({
                 <div className="block-menu-divider" />
               </>
             ) : null}
+            {addedItems.map((item) => (
+              <button key={item.id} type="button" role="menuitem" tabIndex={-1} onClick={() => act(() => item.run(editor, menu.index, menuContext!))}>
+                {t(item.label)}
+              </button>
+            ))}
             <button
               type="button"
               role="menuitem"

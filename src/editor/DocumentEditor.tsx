@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useMemo, useRef, type MutableRefObject, type ReactNode } from 'react';
+import { useCallback, useContext, useEffect, useMemo, useRef, type MutableRefObject, type ReactNode } from 'react';
 import { Editor, Range, Transforms, type BaseRange, type Descendant, type NodeEntry } from 'slate';
 import { Editable, ReactEditor, Slate } from 'slate-react';
 import { HistoryEditor } from 'slate-history';
@@ -22,6 +22,9 @@ import {
   type BlockSyncQueue,
   type SyncStatus,
 } from '../../plugins';
+import { worstStatus } from '../../plugins/withBlockSync';
+import { NestedEditorsContext, type NestedEditor, type NestedEditors } from './nestedEditors';
+import { BLOCK_MAKERS } from './blocks';
 import { blockApi } from './blockApi';
 import type { BlockSyncApi } from '../../plugins/withBlockSync';
 import { emptyTextBlock } from '../../plugins/withPageHeading';
@@ -126,6 +129,14 @@ export interface DocumentEditorProps {
   decorate?(entry: NodeEntry): Range[];
   /** Others' carets on the page drawn over it (default); not over the page as it was (the history view). */
   carets?: boolean;
+  /**
+   * Drawn inside a block of another page's editor (a synced block's blocks): no title, no leave
+   * guard of its own — the page around it waits for it and counts it in its «Сохранено»
+   * (`NestedEditorsContext`); `label` names the editor.
+   */
+  embedded?: { label: string };
+  /** Given the Slate editor once it is made (a synced block's «Отвязать» reads its blocks). */
+  editorRef?: MutableRefObject<Editor | null>;
 }
 
 /**
@@ -152,9 +163,22 @@ export function DocumentEditor({
   afterTitle = null,
   decorate: decorateMore,
   carets = true,
+  embedded,
+  editorRef,
 }: DocumentEditorProps) {
   const callbacks = useRef({ onTitleEdited, saveTitle, onSyncStatus, onChildPageCreated, onOpenPage });
   callbacks.current = { onTitleEdited, saveTitle, onSyncStatus, onChildPageCreated, onOpenPage };
+  // The page editor this one is drawn in (a synced block's), and the editors drawn in this one:
+  // the status told is the worst of this editor's own and theirs.
+  const outer = useContext(NestedEditorsContext);
+  const ownStatus = useRef<SyncStatus>('saved');
+  const nested = useRef(new Map<NestedEditor, SyncStatus>());
+  const self = useRef<NestedEditor | null>(null);
+  const tellStatus = useRef(() => {
+    const status = worstStatus(ownStatus.current, ...nested.current.values());
+    callbacks.current.onSyncStatus(status);
+    if (embedded && self.current) outer?.status(self.current, status);
+  });
   const store = useAppStore();
   // Select all + Backspace (or a cut) must not take a database and its rows away unasked.
   const databaseRemoval = useDatabaseRemovalDialog();
@@ -202,7 +226,10 @@ export function DocumentEditor({
         replaceWithServerCopy(workspaceEditor, block);
       },
       onRejected: (uid, _error, copy) => revertRefusedBlock(workspaceEditor, uid, copy),
-      onStatus: (status) => callbacks.current.onSyncStatus(status),
+      onStatus: (status) => {
+        ownStatus.current = status;
+        tellStatus.current();
+      },
       onRemoteBlock: (block) => {
         caretFromDom(workspaceEditor);
         applyRemoteBlock(workspaceEditor, block);
@@ -253,6 +280,7 @@ export function DocumentEditor({
     // The document goes straight into the editor: given to <Slate> as initialValue, every node of
     // a big page would be walked and copied once more.
     workspaceEditor.children = [titleToSlate(page.id, page.title), ...blocksToSlate(blocks)] as Descendant[];
+    if (editorRef) editorRef.current = workspaceEditor;
     return { editor: workspaceEditor, queue: syncQueue, title: { state: titleSync, flush: flushTitle } };
     // The editor is made once per page: the component is keyed by page id.
     // eslint-disable-next-line react-hooks/exhaustive-deps
@@ -282,7 +310,8 @@ export function DocumentEditor({
 
   const mounted = useRef(false);
   // A new database page comes with its database block: it is new all the same.
-  const isNewPage = canEdit && page.title === '' && (blocks.length === 0 || (holdsDatabase(page.type) && blocks.length === 1 && blocks[0].type === 'database'));
+  const isNewPage =
+    canEdit && !embedded && page.title === '' && (blocks.length === 0 || (holdsDatabase(page.type) && blocks.length === 1 && blocks[0].type === 'database'));
   useEffect(() => {
     // A new page starts with the caret in its title, as in Notion.
     if (!isNewPage) return;
@@ -290,13 +319,49 @@ export function DocumentEditor({
     ReactEditor.focus(editor);
   }, [editor, isNewPage]);
 
-  // Unsaved: edits not yet on the server, or a file still uploading into a block.
-  const unsaved = useCallback(() => queue.hasPending() || title.state.pending !== null || uploadsRunning(), [queue, title]);
+  // Unsaved: edits not yet on the server (here or in a synced block drawn here), or a file still uploading into a block.
+  const unsaved = useCallback(
+    () => queue.hasPending() || title.state.pending !== null || uploadsRunning() || [...nested.current.keys()].some((editor) => editor.unsaved()),
+    [queue, title],
+  );
   const save = useCallback(async () => {
     title.flush();
     await uploadsSettled();
-    await queue.flush();
+    await Promise.all([queue.flush(), ...[...nested.current.keys()].map((editor) => editor.save())]);
   }, [queue, title]);
+  // Drawn inside another page's editor: that page's leave guard and «Сохранено» count this one.
+  useEffect(() => {
+    if (!embedded || !outer) return;
+    const me: NestedEditor = { unsaved, save };
+    self.current = me;
+    const leave = outer.attach(me);
+    tellStatus.current();
+    return () => {
+      self.current = null;
+      leave();
+    };
+  }, [embedded, outer, unsaved, save]);
+  const nestedEditors = useMemo<NestedEditors>(
+    () => ({
+      Editor: DocumentEditor,
+      attach: (editor) => {
+        nested.current.set(editor, 'saved');
+        return () => {
+          nested.current.delete(editor);
+          tellStatus.current();
+        };
+      },
+      status: (editor, status) => {
+        if (!nested.current.has(editor)) return;
+        nested.current.set(editor, status);
+        tellStatus.current();
+      },
+      depth: (outer?.depth ?? -1) + 1,
+      pageId: page.id,
+      workspaceId: page.workspaceId,
+    }),
+    [outer, page.id, page.workspaceId],
+  );
 
   useEffect(() => {
     const warnIfUnsaved = (event: BeforeUnloadEvent) => {
@@ -349,6 +414,11 @@ export function DocumentEditor({
     (type, path) => {
       if (type === 'databaseBlock') {
         insertDatabaseBlock(editor, path);
+        return true;
+      }
+      const maker = BLOCK_MAKERS[type];
+      if (maker) {
+        maker(editor, { path, pageId: page.id, workspaceId: page.workspaceId, nested: embedded !== undefined });
         return true;
       }
       if (type !== 'documentBlock') return false;
@@ -487,92 +557,94 @@ export function DocumentEditor({
   );
 
   return (
-    <DatabaseHostContext.Provider value={databaseHost}>
-      <AfterTitleContext.Provider value={afterTitle}>
-        <Slate
-          editor={editor}
-          onChange={() => {
-            slash.onChange();
-            pagePicker.onChange();
-            linkCard.onChange();
-            pasteLink.onChange();
-            // The read-only top of a big page: where the person clicked goes to the editor after it.
-            if (!canEdit && handover) handover.current = editor.selection;
-          }}
-        >
-          {slash.menu}
-          {pagePicker.picker}
-          {toolbar.toolbar}
-          {/* The link just pasted has the paste's menu under it, not also its card. */}
-          {pasteLink.menu ?? linkCard.card}
-          {blockSelection.style}
-          {canEdit ? <LeaveGuard unsaved={unsaved} save={save} /> : null}
-          {databaseRemoval.dialog}
-          <div
-            className="document-editor-frame"
-            ref={frame}
-            onMouseDown={blockSelection.onMouseDown}
-            // The context-menu key (and Shift+F10) also fire the browser's own menu after our block menu opened.
-            onContextMenu={(event) => {
-              if (Date.now() - menuByKey.current < 1_000) event.preventDefault();
+    <NestedEditorsContext.Provider value={nestedEditors}>
+      <DatabaseHostContext.Provider value={databaseHost}>
+        <AfterTitleContext.Provider value={afterTitle}>
+          <Slate
+            editor={editor}
+            onChange={() => {
+              slash.onChange();
+              pagePicker.onChange();
+              linkCard.onChange();
+              pasteLink.onChange();
+              // The read-only top of a big page: where the person clicked goes to the editor after it.
+              if (!canEdit && handover) handover.current = editor.selection;
             }}
-            onClick={(event) => canEdit && !blockSelection.range && caretBelowBlocks(editor, event)}
           >
-            {canEdit ? <BlockHandle editor={editor} container={frame} opener={openBlockMenu} /> : null}
-            {canEdit ? <TextPlaceholder container={frame} /> : null}
-            <ChunkVisibilityProvider editor={editor} frame={frame}>
-              <Editable
-                className="document-editor"
-                readOnly={!canEdit}
-                // Slate gives the editable text role="textbox"; read-only it has none, and a name
-                // needs a role (axe aria-prohibited-attr): a document, named as the textbox is.
-                {...(canEdit ? {} : { role: 'document' })}
-                aria-label={liveTitle || t('editorLabel', { ns: 'documentEditor' })}
-                // The slash menu and the page picker are worked from the text: their highlighted option named here.
-                aria-autocomplete={popup ? 'list' : undefined}
-                aria-controls={popup?.listId}
-                aria-activedescendant={popup?.activeId}
-                spellCheck
-                renderElement={BlockElementView}
-                renderLeaf={TokenLeaf}
-                renderChunk={renderChunk}
-                decorate={decorate}
-                // A drag that starts in a database block (a row, a column, a view tab, an option) is the
-                // database's own (pragmatic-drag-and-drop): Slate would take the whole block for what is
-                // dragged and, dropped in the lower half of the block, move the block after itself (a
-                // removal, which the database guard asks about). Nor is such a drag dropped into the text.
-                // The browser's undo and redo Slate does itself; a history action of any other type is reported, not done (spec §8).
-                onDOMBeforeInput={stopUnsupportedHistory}
-                onDragStart={(event) => (event.target as Element).closest?.('.database-block') != null}
-                onDrop={(event) => {
-                  if (!event.dataTransfer.types.includes(PRAGMATIC_DRAG)) return false;
-                  event.preventDefault();
-                  return true;
-                }}
-                onKeyDown={(event) => {
-                  // A character typed plainly goes through beforeinput, which reads the DOM selection itself.
-                  const typing = event.key.length === 1 && !event.ctrlKey && !event.metaKey && !event.altKey;
-                  if (!typing) syncSelectionFromDom(editor);
-                  if (
-                    slash.handleKey(event) ||
-                    pagePicker.handleKey(event) ||
-                    pasteLink.handleKey(event) ||
-                    ai.handleKey(event) ||
-                    blockMenuKey(event) ||
-                    blockSelection.handleKey(event) ||
-                    toolbar.handleKey(event) ||
-                    (canEdit && linkCard.handleKey(event)) ||
-                    editor.handleKey(event)
-                  )
+            {slash.menu}
+            {pagePicker.picker}
+            {toolbar.toolbar}
+            {/* The link just pasted has the paste's menu under it, not also its card. */}
+            {pasteLink.menu ?? linkCard.card}
+            {blockSelection.style}
+            {canEdit && !embedded ? <LeaveGuard unsaved={unsaved} save={save} /> : null}
+            {databaseRemoval.dialog}
+            <div
+              className={embedded ? 'document-editor-frame is-embedded' : 'document-editor-frame'}
+              ref={frame}
+              onMouseDown={blockSelection.onMouseDown}
+              // The context-menu key (and Shift+F10) also fire the browser's own menu after our block menu opened.
+              onContextMenu={(event) => {
+                if (Date.now() - menuByKey.current < 1_000) event.preventDefault();
+              }}
+              onClick={(event) => canEdit && !blockSelection.range && caretBelowBlocks(editor, event)}
+            >
+              {canEdit ? <BlockHandle editor={editor} container={frame} opener={openBlockMenu} /> : null}
+              {canEdit ? <TextPlaceholder container={frame} /> : null}
+              <ChunkVisibilityProvider editor={editor} frame={frame}>
+                <Editable
+                  className="document-editor"
+                  readOnly={!canEdit}
+                  // Slate gives the editable text role="textbox"; read-only it has none, and a name
+                  // needs a role (axe aria-prohibited-attr): a document, named as the textbox is.
+                  {...(canEdit ? {} : { role: 'document' })}
+                  aria-label={embedded?.label ?? (liveTitle || t('editorLabel', { ns: 'documentEditor' }))}
+                  // The slash menu and the page picker are worked from the text: their highlighted option named here.
+                  aria-autocomplete={popup ? 'list' : undefined}
+                  aria-controls={popup?.listId}
+                  aria-activedescendant={popup?.activeId}
+                  spellCheck
+                  renderElement={BlockElementView}
+                  renderLeaf={TokenLeaf}
+                  renderChunk={renderChunk}
+                  decorate={decorate}
+                  // A drag that starts in a database block (a row, a column, a view tab, an option) is the
+                  // database's own (pragmatic-drag-and-drop): Slate would take the whole block for what is
+                  // dragged and, dropped in the lower half of the block, move the block after itself (a
+                  // removal, which the database guard asks about). Nor is such a drag dropped into the text.
+                  // The browser's undo and redo Slate does itself; a history action of any other type is reported, not done (spec §8).
+                  onDOMBeforeInput={stopUnsupportedHistory}
+                  onDragStart={(event) => (event.target as Element).closest?.('.database-block') != null}
+                  onDrop={(event) => {
+                    if (!event.dataTransfer.types.includes(PRAGMATIC_DRAG)) return false;
                     event.preventDefault();
-                }}
-              />
-            </ChunkVisibilityProvider>
-            {carets ? <PresenceCarets pageId={page.id} container={frame} /> : null}
-            {ai.panel}
-          </div>
-        </Slate>
-      </AfterTitleContext.Provider>
-    </DatabaseHostContext.Provider>
+                    return true;
+                  }}
+                  onKeyDown={(event) => {
+                    // A character typed plainly goes through beforeinput, which reads the DOM selection itself.
+                    const typing = event.key.length === 1 && !event.ctrlKey && !event.metaKey && !event.altKey;
+                    if (!typing) syncSelectionFromDom(editor);
+                    if (
+                      slash.handleKey(event) ||
+                      pagePicker.handleKey(event) ||
+                      pasteLink.handleKey(event) ||
+                      ai.handleKey(event) ||
+                      blockMenuKey(event) ||
+                      blockSelection.handleKey(event) ||
+                      toolbar.handleKey(event) ||
+                      (canEdit && linkCard.handleKey(event)) ||
+                      editor.handleKey(event)
+                    )
+                      event.preventDefault();
+                  }}
+                />
+              </ChunkVisibilityProvider>
+              {carets && !embedded ? <PresenceCarets pageId={page.id} container={frame} /> : null}
+              {ai.panel}
+            </div>
+          </Slate>
+        </AfterTitleContext.Provider>
+      </DatabaseHostContext.Provider>
+    </NestedEditorsContext.Provider>
   );
 }

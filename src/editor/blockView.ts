@@ -17,6 +17,26 @@ export type BlockView = ComponentType<RenderElementProps>;
 export type BlockViews = Partial<Record<SlateElement['type'], BlockView>>;
 /** The slash menu's pictures a View.tsx may export: wire type → a 24×24 line icon (`Icon` of src/ui/icons.tsx, in currentColor). */
 export type BlockIcons = Readonly<Record<string, () => ReactNode>>;
+/**
+ * The makers a View.tsx may export: element type → what the slash menu runs for a type that is
+ * made in the editor (its definition's `madeInEditor`: no default data — a synced block's page is
+ * made on the server first).
+ */
+export type BlockMakers = Partial<Record<SlateElement['type'], BlockMaker>>;
+/** An item a block type's view adds to the block menu (a View.tsx's `blockMenuItems`). */
+export interface BlockMenuItem {
+  id: string;
+  /** Its words: a key of the editor's strings (`documentEditor`, where a block type's `ru.json` goes). */
+  label: string;
+  /** Whether it is offered for the block at `index` (default: always). */
+  shows?(editor: Editor, index: number, context: BlockMakerContext): boolean;
+  run(editor: Editor, index: number, context: BlockMakerContext): void;
+}
+/** The block menu's items a View.tsx adds: by element type, or `any` for every block. */
+export type BlockMenuItems = Partial<Record<SlateElement['type'] | 'any', readonly BlockMenuItem[]>>;
+export { NestedEditorsContext, type NestedEditor, type NestedEditors, type BlockMaker, type BlockMakerContext } from './nestedEditors';
+import type { BlockMaker, BlockMakerContext } from './nestedEditors';
+import type { Editor } from 'slate';
 
 export { Icon } from '../ui/icons';
 

@@ -31,7 +31,7 @@ describe('slash menu', () => {
     expect([...new Set(items.map((i) => i.group))]).toEqual(['basic', 'media', 'database', 'advanced']);
     expect(items.filter((i) => i.group === 'media').map((i) => i.wireType)).toEqual(['image', 'file', 'bookmark', 'embed']);
     expect(items.filter((i) => i.group === 'database').map((i) => i.label)).toEqual(['База данных', 'Таблица данных']);
-    expect(items.filter((i) => i.group === 'advanced').map((i) => i.wireType)).toEqual(['code', 'latex']);
+    expect(items.filter((i) => i.group === 'advanced').map((i) => i.wireType)).toEqual(['code', 'latex', 'synced']);
     // Each with a description under its name.
     for (const item of items) expect((ru.blockDescriptions as Record<string, string>)[descriptionKey(item)]).toMatch(/[а-яё]/i);
     // The nested page too (made by creating the page first), under its Russian name.

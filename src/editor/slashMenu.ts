@@ -64,12 +64,13 @@ export const SLASH_AI_ACTIONS = ['generate', 'continue'] as const;
 export type SlashAiAction = (typeof SLASH_AI_ACTIONS)[number];
 
 /**
- * Block types a user can make from the menu: every type with defaultData, the nested page (made
+ * Block types a user can make from the menu: every type with defaultData or made by its view
+ * (`madeInEditor`: the view's `blockMakers`), the nested page (made
  * by creating the page first: DocumentEditor's slash handler) and the database (made with fresh
  * field and view ids by the same handler).
  */
 export const MENU_DEFINITIONS: readonly RegisteredBlock[] = [
-  ...REGISTERED_BLOCKS.filter((d) => d.defaultData !== undefined || d.slateType === 'documentBlock'),
+  ...REGISTERED_BLOCKS.filter((d) => d.defaultData !== undefined || d.madeInEditor === true || d.slateType === 'documentBlock'),
   // Last of the block types, so «/таблица» still picks the simple table first.
   ...REGISTERED_BLOCKS.filter((d) => d.slateType === 'databaseBlock'),
 ];

@@ -10,7 +10,7 @@
  * the order rotating); cells are medians, ratios the median of per-repetition ratios to plain-cv.
  * Prints a table and the targets, writes test/bench/results/editor-<time>.json.
  *   BENCH_SIZES=1000,5000,20000 BENCH_REPS=3 BENCH_CONFIGS=ours,plain-cv,slate-chunk-cv npm run bench:editor
- * BENCH_VARIANT=mixed gives ours (only) a code, table, formula, toggle, progress, bookmark, date-mention or column block every 333 blocks, the
+ * BENCH_VARIANT=mixed gives ours (only) a code, table, formula, toggle, progress, bookmark, date-mention, column or synced block every 333 blocks, the
  * method's second variant; the references stay as they are.
  */
 import fs from 'node:fs';

@@ -99,7 +99,7 @@ export async function saved(page: Page, timeoutMs = 15_000): Promise<void> {
 }
 
 /** The page screen with all of the page in (not the read-only top of a big page, `aria-busy`). */
-export const pageReady = (page: Page) => page.locator('.page[aria-busy="false"] [data-slate-editor] h1').waitFor();
+export const pageReady = (page: Page) => page.locator('.page[aria-busy="false"] [data-slate-editor] h1').first().waitFor();
 
 /** Saves, reloads and waits for the editor to be back, with all of the page. */
 export async function savedAndReloaded(page: Page, timeoutMs?: number): Promise<void> {

@@ -6,7 +6,7 @@ import { lockBlocks } from '../../db/locks';
 import type { BlockRow, Database, PageRow } from '../../db/types';
 import { AppError, invalid, isUniqueViolation, notFound } from '../../errors';
 import type { PageAction } from '../../../schema/policies/page';
-import { assertNotInTrash, authorizePage, writablePage } from '../../policies/page';
+import { assertWritable, authorizePage, writablePage } from '../../policies/page';
 import { findBlock, findLiveBlock, presentBlock } from '../../repositories/blocks';
 import { loadPage } from '../../repositories/pages';
 
@@ -26,8 +26,8 @@ export function checkPlacement(type: string, parent: BlockRow | null): void {
 }
 
 /**
- * A block, authorized on its page for the action. A write into a page in the trash is 409
- * page.in_trash. A deleted block answers 404 (after the access check, so an outsider learns
+ * A block, authorized on its page for the action. A write into a page in the trash (or held by a
+ * page in the trash: `assertWritable`) is 409 page.in_trash. A deleted block answers 404 (after the access check, so an outsider learns
  * nothing about it) unless `allowDeleted`.
  */
 export async function authorizedBlock(db: Kysely<Database>, userId: string, id: string, action: PageAction, allowDeleted = false): Promise<BlockRow> {
@@ -35,7 +35,7 @@ export async function authorizedBlock(db: Kysely<Database>, userId: string, id: 
   if (!block) throw notFound('block');
   const page = await loadPage(db, block.page_id);
   await authorizePage(db, userId, page, action);
-  if (action !== 'read') assertNotInTrash(page);
+  if (action !== 'read') await assertWritable(db, page);
   if (block.deleted_at !== null && !allowDeleted) throw notFound('block');
   return block;
 }

@@ -3,7 +3,7 @@ import type { BlockData, CreateBlockBody, CreateBlockOutcome, WireBlock } from '
 import { newId } from '../../../schema/ids';
 import type { Database, PageRow } from '../../db/types';
 import type { DomainEvent } from '../../events/events';
-import { assertNotInTrash, authorizePage } from '../../policies/page';
+import { assertWritable, authorizePage } from '../../policies/page';
 import { findBlock, insertBlock, isInSubtree, presentBlock, reviveBlock, sortKeyAfter } from '../../repositories/blocks';
 import { loadPage } from '../../repositories/pages';
 import { blockChange, blockExists, canonicalData, checkPlacement, position, takenId } from './blockChange';
@@ -73,11 +73,11 @@ export async function createBlocks(
   return failure === undefined ? { outcomes, events } : { outcomes, events, failure };
 }
 
-/** The page, when the caller may edit it and it is not in the trash. */
+/** The page, when the caller may edit it and it is not in the trash (`assertWritable`). */
 async function editablePage(db: Kysely<Database>, userId: string, pageId: string): Promise<PageRow> {
   const page = await loadPage(db, pageId);
   await authorizePage(db, userId, page, 'edit');
-  assertNotInTrash(page);
+  await assertWritable(db, page);
   return page;
 }
 

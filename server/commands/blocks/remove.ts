@@ -6,7 +6,7 @@ import type { DomainEvent } from '../../events/events';
 import { AppError, invalid, notFound } from '../../errors';
 import { findBlock, listSubtree, presentBlock, restoreBlockTree, softDeleteBlockTree, softDeleteBlockTrees } from '../../repositories/blocks';
 import { loadPage } from '../../repositories/pages';
-import { assertNotInTrash, authorizePage } from '../../policies/page';
+import { assertWritable, authorizePage } from '../../policies/page';
 import { nowIso } from '../../time';
 import { authorizedBlock, blockChange, checkPlacement, reloadLive } from './blockChange';
 
@@ -50,7 +50,7 @@ export async function deleteBlocks(
 ): Promise<{ outcomes: DeleteBlockOutcome[]; events: DomainEvent[] }> {
   const page = await loadPage(db, pageId);
   await authorizePage(db, userId, page, 'edit');
-  assertNotInTrash(page);
+  await assertWritable(db, page);
   const removed: Array<{ id: string; version: number }> = [];
   const outcomes = await blockChange(db, pageId, async (trx) => {
     const results = await softDeleteBlockTrees(

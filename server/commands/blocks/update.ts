@@ -8,7 +8,7 @@ import type { Database } from '../../db/types';
 import type { DomainEvent } from '../../events/events';
 import { AppError, invalid, notFound } from '../../errors';
 import { allows } from '../../../schema/policies/page';
-import { pageAccessLevel } from '../../policies/page';
+import { isWritable, pageAccessLevel } from '../../policies/page';
 import {
   FIXED_BLOCK_TYPES,
   findBlock,
@@ -57,7 +57,7 @@ export function blockUpdater(db: Kysely<Database>, changes: ChangeWatch, cacheTt
       editablePage.peek(key) ??
       editablePage.get(key, async () => {
         const page = await findPage(db, pageId);
-        return page !== undefined && page.in_trash === 0 && allows(await pageAccessLevel(db, userId, page), 'edit');
+        return page !== undefined && (await isWritable(db, page)) && allows(await pageAccessLevel(db, userId, page), 'edit');
       })
     );
   };

@@ -22,7 +22,7 @@ import {
 } from '../../repositories/comments';
 import { createNotification, deleteCommentNotifications, pageFollowers, pickNotifications } from '../../repositories/notifications';
 import { loadPage } from '../../repositories/pages';
-import { assertNotInTrash, writablePage } from '../../policies/page';
+import { assertWritable, writablePage } from '../../policies/page';
 import { nowIso } from '../../time';
 import type { DomainEvent } from '../../events/events';
 
@@ -128,7 +128,7 @@ export async function writeComment(
 ): Promise<{ comment: CommentRow; events: DomainEvent[] }> {
   const page = await loadPage(db, pageId);
   await authorizeComment(db, userId, page, 'comment');
-  assertNotInTrash(page);
+  await assertWritable(db, page);
   let replied: CommentRow | undefined;
   if (body.repliedComment) {
     replied = await findComment(db, body.repliedComment);
@@ -173,7 +173,7 @@ export async function editComment(
   const level = await authorizeComment(db, userId, page, 'read');
   const comment = await liveComment(db, commentId, page.id);
   if (!commentAllows(level, 'edit', userId, { authorId: comment.author_id })) throw forbidden('this comment');
-  assertNotInTrash(page);
+  await assertWritable(db, page);
   const attaches = body.attaches ?? (JSON.parse(comment.attaches) as CommentAttach[]);
   if (attaches.length === 0 && !body.content.some((t) => t.text.trim() !== '')) throw invalid('a comment needs text or an attached file');
   await checkAttaches(db, attaches, page, userId);
@@ -209,7 +209,7 @@ export async function deleteComment(
   const level = await authorizeComment(db, userId, page, 'read');
   const comment = await liveComment(db, commentId, page.id);
   if (!commentAllows(level, 'delete', userId, { authorId: comment.author_id })) throw forbidden('this comment');
-  assertNotInTrash(page);
+  await assertWritable(db, page);
   const { result: removed } = await commentChange(db, page, async (trx) => {
     const ids = await removeComment(trx, await liveComment(trx, comment.id, page.id));
     await deleteCommentNotifications(trx, ids);
@@ -233,7 +233,7 @@ export async function reactToComment(
   const comment = await liveComment(db, commentId);
   const page = await loadPage(db, comment.page_id);
   await authorizeComment(db, userId, page, 'react');
-  assertNotInTrash(page);
+  await assertWritable(db, page);
   const tooMany = (codes: readonly string[]) => !codes.includes(code) && codes.length >= COMMENT_LIMITS.reactionsPerUser;
   const limit = () =>
     new AppError(422, ERROR_CODES.commentReactionLimit, `one person may put at most ${COMMENT_LIMITS.reactionsPerUser} different reactions on a comment`);
@@ -260,7 +260,7 @@ export async function unreactToComment(db: Kysely<Database>, userId: string, com
   const comment = await liveComment(db, commentId);
   const page = await loadPage(db, comment.page_id);
   await authorizeComment(db, userId, page, 'react');
-  assertNotInTrash(page);
+  await assertWritable(db, page);
   await removeReaction(db, comment.id, userId, code);
   return comment;
 }

@@ -9,7 +9,7 @@ import { importExport, planImportFiles, removeImportFiles, storeImportFiles, typ
 import { storableValue } from '../../../schema/text';
 import { assertWithinQuota } from '../../policies/file';
 import type { FileStore } from '../../files/store';
-import { assertNotInTrash, authorizePage } from '../../policies/page';
+import { assertNotInTrash, assertNotSyncedContent, authorizePage } from '../../policies/page';
 import type { WithEvents } from '../../events/events';
 import { findPage, loadPage } from '../../repositories/pages';
 import { findMembership, listUserWorkspaces } from '../../repositories/workspaces';
@@ -59,6 +59,7 @@ export async function importPlace(
     const parent = await loadPage(db, to.parentId);
     await authorizePage(db, userId, parent, 'edit');
     assertNotInTrash(parent);
+    assertNotSyncedContent(parent);
     return { workspaceId: parent.workspace_id, parent, section: null };
   }
   const workspace = to.workspaceId ? await findMembership(db, to.workspaceId, userId) : (await listUserWorkspaces(db, userId))[0];

@@ -3,7 +3,7 @@ import type { BlockData, WireBlock } from '../../../schema/block';
 import type { BlockWireType } from '../../../schema/blocks';
 import type { Database, PageRow } from '../../db/types';
 import { blocksAt, findVersion, recordVersion } from '../../history/versions';
-import { assertNotInTrash, authorizePage } from '../../policies/page';
+import { assertWritable, authorizePage } from '../../policies/page';
 import type { DomainEvent } from '../../events/events';
 import { deleteBlockRow, findBlocks, insertBlock, listAllPageBlockRows, presentBlock, rewriteBlock } from '../../repositories/blocks';
 import { loadPage, updatePageFields } from '../../repositories/pages';
@@ -44,7 +44,7 @@ export async function restoreVersion(
 ): Promise<Restored> {
   const page = await loadPage(db, pageId);
   await authorizePage(db, userId, page, 'edit');
-  assertNotInTrash(page);
+  await assertWritable(db, page);
   await findVersion(db, page.id, versionId);
   const at = nowIso();
   const result = await blockChange(db, page.id, async (trx, current): Promise<Omit<Restored, 'events'>> => {

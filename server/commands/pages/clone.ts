@@ -3,13 +3,14 @@ import { newId } from '../../../schema/ids';
 import type { Database, PageRow } from '../../db/types';
 import { forbidden, invalidField, isUniqueViolation } from '../../errors';
 import { allows } from '../../../schema/policies/page';
-import { assertNotInTrash, authorizePage, pageAccessLevels } from '../../policies/page';
+import { assertNotInTrash, assertNotSyncedContent, authorizePage, pageAccessLevels } from '../../policies/page';
 import { canCreateInSection } from '../../../schema/policies/workspace';
 import { findPage, listDescendants, loadPage, pagePath } from '../../repositories/pages';
 import { clonePageTree } from '../../repositories/clonePages';
 import { findMembership } from '../../repositories/workspaces';
 import { pageExists, treeChange } from './tree';
-import { ROW_TEMPLATE } from '../../db/types';
+import { ROW_TEMPLATE, SYNCED_CONTENT } from '../../db/types';
+import { syncedContentNamedBy } from '../../repositories/syncedContent';
 import { assertNoRowTemplate } from './trash';
 import type { WithEvents } from '../../events/events';
 
@@ -19,7 +20,12 @@ import type { WithEvents } from '../../events/events';
  * in the trash) or, without it, at the root of their private section. The copy is made under the
  * target workspace's tree lock: its parent is read (and checked) there, so the copy never lands
  * under a page that went to the trash or moved meanwhile. A taken `id` is 409 page.already_exists.
- * Answers the copy's root and how many pages were copied.
+ * Synced blocks (docs/api/blocks.md «Synced blocks»): in the same workspace the copy's go on
+ * naming the same content (they stay synced with the original); into another workspace the
+ * content they show that the caller may read is copied along, hidden as its original, under the
+ * copied page holding it (or, held outside the copy, under the first copied page showing it) — the
+ * copy's synced blocks name that — and a synced block whose content the caller may not read is left
+ * out. Answers the copy's root and how many pages were copied (synced content not counted).
  */
 export async function clonePage(
   db: Kysely<Database>,
@@ -31,6 +37,7 @@ export async function clonePage(
   await authorizePage(db, userId, source, 'read');
   assertNotInTrash(source);
   assertNoRowTemplate(source);
+  assertNotSyncedContent(source);
   const workspace = await findMembership(db, to.workspaceId, userId);
   if (!workspace) throw forbidden('this workspace');
   const newRootId = to.id ?? newId();
@@ -41,6 +48,7 @@ export async function clonePage(
       await authorizePage(trx, userId, parent, 'edit');
       if (parent.workspace_id !== workspace.id) throw invalidField('toElement is not in workspaceId', 'body.toElement');
       assertNotInTrash(parent);
+      assertNotSyncedContent(parent);
     } else if (!canCreateInSection(workspace.role, 'private', workspace.is_private === 1)) {
       throw forbidden('creating pages in this workspace');
     }
@@ -50,7 +58,10 @@ export async function clonePage(
 
     // The copy holds what the caller can see: live descendants they may read, under copied parents
     // (a database's row templates too: docs/api/databases.md «Row templates»).
-    const descendants = (await listDescendants(trx, root)).filter((p) => p.in_trash === 0 || p.in_trash === ROW_TEMPLATE);
+    const crossWorkspace = root.workspace_id !== workspace.id;
+    const descendants = (await listDescendants(trx, root)).filter(
+      (p) => p.in_trash === 0 || p.in_trash === ROW_TEMPLATE || (crossWorkspace && p.in_trash === SYNCED_CONTENT),
+    );
     const levels = await pageAccessLevels(trx, userId, descendants);
     const copied = new Set([root.id]);
     const pages = [root];
@@ -60,9 +71,32 @@ export async function clonePage(
         pages.push(page);
       }
     }
-    return { clone: await clonePageTree(trx, { pages, newRootId, workspaceId: workspace.id, parent, userId }), count: pages.length };
+    if (crossWorkspace) pages.push(...(await syncedContentToCopy(trx, userId, pages)));
+    const count = pages.filter((page) => page.in_trash !== SYNCED_CONTENT).length;
+    return { clone: await clonePageTree(trx, { pages, newRootId, workspaceId: workspace.id, parent, userId }), count };
   }).catch((error: unknown) => {
     throw isUniqueViolation(error) ? pageExists() : error;
   });
   return { ...done, events: [{ kind: 'treeChanged', page: done.clone }] };
+}
+
+/**
+ * Into another workspace: the synced content the copied pages show that is held outside them and
+ * the caller may read, each as a page under the first copied page showing it (its place in the copy).
+ */
+async function syncedContentToCopy(trx: Kysely<Database>, userId: string, pages: readonly PageRow[]): Promise<PageRow[]> {
+  const copied = new Set(pages.map((page) => page.id));
+  const named = (await syncedContentNamedBy(trx, [...copied])).filter(({ content }) => !copied.has(content.id));
+  const levels = await pageAccessLevels(
+    trx,
+    userId,
+    named.map(({ content }) => content),
+  );
+  const byId = new Map(pages.map((page) => [page.id, page]));
+  return named
+    .filter(({ content }) => allows(levels.get(content.id) ?? 'none', 'read'))
+    .map(({ content, namedOn }) => {
+      const holder = byId.get(namedOn)!;
+      return { ...content, parent_id: holder.id, path: JSON.stringify([...pagePath(holder), holder.id]) };
+    });
 }

@@ -4,7 +4,7 @@ import { MOVE_SECTION_IDS } from '../../../schema/element';
 import { ERROR_CODES } from '../../../schema/errors';
 import type { Database, PageRow } from '../../db/types';
 import { AppError, forbidden, invalidField } from '../../errors';
-import { assertNotInTrash, authorizePage } from '../../policies/page';
+import { assertNotInTrash, assertNotSyncedContent, authorizePage } from '../../policies/page';
 import { mayBePrivateRootOf } from '../../../schema/policies/page';
 import { canCreateInSection } from '../../../schema/policies/workspace';
 import { listPagesAt, loadPage, pagePath, type PagePlace, placePage } from '../../repositories/pages';
@@ -35,6 +35,8 @@ export async function movePage(
     assertNotInTrash(current);
     // A database's row template stays with its database (docs/api/databases.md «Row templates»).
     assertNoRowTemplate(current);
+    // A synced block's content stays under the page it was made on, and takes no pages under it.
+    assertNotSyncedContent(current);
     let place: PagePlace;
     if ((MOVE_SECTION_IDS as readonly string[]).includes(dst)) {
       const section = dst as 'private' | 'all';
@@ -51,6 +53,7 @@ export async function movePage(
       await authorizePage(trx, userId, target, 'edit');
       if (target.workspace_id !== current.workspace_id) throw invalidField('dst is in another workspace; clone the page instead', 'body.dst');
       assertNotInTrash(target);
+      assertNotSyncedContent(target);
       if (target.id === current.id || pagePath(target).includes(current.id)) {
         throw new AppError(422, ERROR_CODES.pageMoveCycle, 'a page cannot be moved into itself or its own subtree');
       }

@@ -1,7 +1,7 @@
 import type { Kysely, Transaction } from 'kysely';
 import type { AccessLevel } from '../../../schema/constants';
 import type { Database, PageRow } from '../../db/types';
-import { assertNotInTrash, authorizePage } from '../../policies/page';
+import { assertNotInTrash, assertNotSyncedContent, authorizePage } from '../../policies/page';
 import { findPage, listPagesAt, setSortKey, type PagePlace } from '../../repositories/pages';
 import { sortKeyAfter } from '../../repositories/pageOrder';
 import { changeAtPage, siblingToPlaceAfter } from './tree';
@@ -17,6 +17,7 @@ export async function reorderPage(
   const done = await changeAtPage(db, pageId, async (trx, current) => {
     const level = await authorizePage(trx, userId, current, 'edit');
     assertNotInTrash(current);
+    assertNotSyncedContent(current);
     const siblings = await siblingsOf(trx, current);
     const after = await siblingToPlaceAfter(trx, userId, siblings, placeAfter);
     return { level, placed: await setSortKey(trx, current, sortKeyAfter(siblings, after)) };

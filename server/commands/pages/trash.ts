@@ -3,7 +3,7 @@ import type { AccessLevel } from '../../../schema/constants';
 import { ERROR_CODES } from '../../../schema/errors';
 import type { Database, PageRow } from '../../db/types';
 import { AppError } from '../../errors';
-import { authorizePage } from '../../policies/page';
+import { assertNotSyncedContent, authorizePage } from '../../policies/page';
 import { findPage } from '../../repositories/pages';
 import { ROW_TEMPLATE } from '../../repositories/databases';
 import { removeSubtreeForever, restoreSubtree, trashSubtree } from '../../repositories/trash';
@@ -16,6 +16,7 @@ export async function trashPage(db: Kysely<Database>, userId: string, pageId: st
   const done = await changeAtPage(db, pageId, async (trx, current) => {
     const level = await authorizePage(trx, userId, current, 'edit');
     assertNoRowTemplate(current);
+    assertNotSyncedContent(current);
     const trashed = current.in_trash === 1 ? current : await trashSubtree(trx, current, userId);
     // A database's row: the rollups counting it, computed again (docs/relations.md «Rollups»).
     const readers = current.in_trash === 0 && current.database_id !== null ? await recomputeRowReaders(trx, [current.id], userId) : [];
@@ -32,6 +33,7 @@ export async function restorePage(db: Kysely<Database>, userId: string, pageId: 
   const done = await changeAtPage(db, pageId, async (trx, current) => {
     const level = await authorizePage(trx, userId, current, 'edit');
     assertNoRowTemplate(current);
+    assertNotSyncedContent(current);
     if (current.in_trash === 0) throw new AppError(409, ERROR_CODES.pageNotInTrash, 'the page is not in the trash');
     const parent = current.parent_id === null ? undefined : await findPage(trx, current.parent_id);
     if (parent?.in_trash === 1) {
@@ -57,6 +59,7 @@ export async function removePageForever(
   const done = await changeAtPage(db, pageId, async (trx, current) => {
     await authorizePage(trx, userId, current, 'manage');
     assertNoRowTemplate(current);
+    assertNotSyncedContent(current);
     if (current.in_trash === 0) throw new AppError(409, ERROR_CODES.pageNotInTrash, 'only a page in the trash can be deleted for good');
     return { removed: current, ...(await removeSubtreeForever(trx, current)) };
   });

@@ -31,7 +31,7 @@ export async function changeAtPage<T>(db: Kysely<Database>, pageId: string, work
 
 export const pageExists = () => new AppError(409, ERROR_CODES.pageExists, 'a page with this id exists');
 
-/** `placeAfter` must be a live sibling the caller can see; null means first. */
+/** `placeAfter` must be a live sibling the caller can see (not in the trash, nor hidden synced content); null means first. */
 export async function siblingToPlaceAfter(
   trx: Transaction<Database>,
   userId: string,
@@ -40,7 +40,7 @@ export async function siblingToPlaceAfter(
 ): Promise<PageRow | null> {
   if (placeAfter === null) return null;
   const after = siblings.find((s) => s.id === placeAfter);
-  if (!after || after.in_trash === 1 || !allows(await pageAccessLevel(trx, userId, after), 'read')) {
+  if (!after || after.in_trash !== 0 || !allows(await pageAccessLevel(trx, userId, after), 'read')) {
     throw invalidField('placeAfter is not a page at the destination', 'body.placeAfter');
   }
   return after;

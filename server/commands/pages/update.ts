@@ -4,7 +4,7 @@ import { MAIN_FIELD_ID } from '../../../schema/blocks/database';
 import type { PatchElementBody } from '../../../schema/element';
 import type { Database, PageRow } from '../../db/types';
 import { forbidden, invalidField, notFound } from '../../errors';
-import { assertWritable, authorizePage } from '../../policies/page';
+import { assertNotSyncedContent, assertWritable, authorizePage } from '../../policies/page';
 import { databaseData, findDatabaseBlock, writeCellOver, type WrittenCell } from '../../repositories/databases';
 import { recomputeFormulas } from '../databases/formulas';
 import { recomputeRowReaders } from '../databases/formulaJobs';
@@ -28,6 +28,7 @@ export async function updatePage(
   if (body.id !== undefined && body.id !== pageId) throw invalidField('the body id differs from the path id', 'body.id');
   const page = await loadPage(db, pageId);
   const level = await authorizePage(db, userId, page, body.isPublic === undefined ? 'edit' : 'share');
+  assertNotSyncedContent(page);
   await assertWritable(db, page);
   if (body.isPublic === true) {
     const published = await publishPage(db, page.id, userId);

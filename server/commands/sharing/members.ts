@@ -4,7 +4,7 @@ import { INVITE_LIMIT, canBringInOutsiders } from '../../../schema/policies/work
 import type { GrantableLevel, MemberEntry, SkippedMember } from '../../../schema/sharing';
 import type { Database, PageRow, UserRow } from '../../db/types';
 import { AppError, notFound } from '../../errors';
-import { authorizePage } from '../../policies/page';
+import { assertNotSyncedContent, authorizePage } from '../../policies/page';
 import { createNotification } from '../../repositories/notifications';
 import { findGrant, removeGrant, setGrantLevel, upsertGrant } from '../../repositories/pageMembers';
 import { loadPage } from '../../repositories/pages';
@@ -13,10 +13,11 @@ import { checkInviteQuota } from '../workspaces/members';
 import { checkMayLower, roleIn, rootOf } from './mayLower';
 import type { DomainEvent } from '../../events/events';
 
-/** The page whose members change: only full access shares, and not while it is in the trash. */
+/** The page whose members change: only full access shares, and not while it is in the trash; never a synced block's content (its access is its holder's). */
 async function pageToShare(db: Kysely<Database>, userId: string, id: string): Promise<PageRow> {
   const page = await loadPage(db, id);
   await authorizePage(db, userId, page, 'share');
+  assertNotSyncedContent(page);
   if (page.in_trash === 1) throw new AppError(409, ERROR_CODES.pageInTrash, 'the page is in the trash; restore it first');
   return page;
 }

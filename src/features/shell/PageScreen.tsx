@@ -10,7 +10,7 @@ import type { WireUser } from '../../../schema/user';
 import { readPageAction, useIntentParams, type PageAction } from '../../app/intents';
 import { showToast } from '../../ui/Toast';
 import { commentsPanelOpened } from '../comments/commentsSlice';
-import type { SyncStatus } from '../../../plugins/withBlockSync';
+import { worstStatus, type SyncStatus } from '../../../plugins/withBlockSync';
 import { useAppDispatch, useAppSelector } from '../../app/store';
 import { DocumentEditor } from '../../editor/DocumentEditor';
 import { ErrorScreen, errorKindOf, type ErrorKind } from '../../ui/ErrorScreen';
@@ -45,13 +45,6 @@ type Loaded =
   | { status: 'loading' }
   | { status: 'preview' | 'ready'; page: WireElement; blocks: WireBlock[]; at: string | undefined }
   | { status: 'failed'; kind: ErrorKind };
-
-const STATUS_ORDER: SyncStatus[] = ['saved', 'pending', 'offline', 'error'];
-
-/** The page shows "saved" only when the title and every block are saved. */
-function worstStatus(...statuses: SyncStatus[]): SyncStatus {
-  return statuses.reduce((worst, s) => (STATUS_ORDER.indexOf(s) > STATUS_ORDER.indexOf(worst) ? s : worst), 'saved');
-}
 
 /** Why a link's action cannot be done here (a translation key), or null. */
 function intentRefusal(action: PageAction, page: WireElement, user: WireUser | null): string | null {

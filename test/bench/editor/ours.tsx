@@ -53,10 +53,50 @@ let blocks: WireBlock[] = [];
 
 /**
  * The method's second variant (`?variant=mixed`): ours may also get a few code, table, formula,
- * toggle (closed), progress, bookmark, date-mention and column blocks (every type of issue 39).
+ * toggle (closed), progress, bookmark, date-mention, column and synced blocks (every type of issue 39).
  */
 const MIXED_EVERY = 333;
-const MIXED_KINDS = 8;
+const MIXED_KINDS = 9;
+/** The kind that is a synced block: an editor of its own page (three paragraphs) inside the block. */
+const SYNCED_KIND = 8;
+const syncedPageId = (index: number) => `5e1c0000-0000-4000-8000-${String(index).padStart(12, '0')}`;
+
+/**
+ * The synced blocks' pages, answered in the page as the server would (a fetch stand-in: the
+ * benchmark measures the editor, not the network): the page, and three paragraphs in it.
+ */
+function answerSyncedPages(): void {
+  const fetchFromNetwork = window.fetch.bind(window);
+  window.fetch = async (input, init) => {
+    const url = typeof input === 'string' ? input : input instanceof URL ? input.href : input.url;
+    const element = /\/api\/v3\/spaces\/element\/([^/?]+)$/.exec(url);
+    const blocks = /\/api\/v3\/spaces\/note\/([^/?]+)\/blocks/.exec(url);
+    const json = (data: unknown) =>
+      new Response(JSON.stringify({ data, meta: { at: '2026-01-01T00:00:00.000Z' } }), { headers: { 'content-type': 'application/json' } });
+    if (element) return json({ ...newElement({ id: element[1], parentId: PAGE_ID, path: [PAGE_ID] }, '2026-01-01T00:00:00.000Z'), synced: true });
+    if (blocks) {
+      let after: string | null = null;
+      return json(
+        ['Общий абзац синхронизированного блока', 'Второй его абзац', 'И третий'].map((text, n) => {
+          const id = `${blocks[1].slice(0, 24)}${String(n).padStart(12, '0')}`.replace(/^5e1c/, '5e1d');
+          const block = {
+            id,
+            contentType: 'Block',
+            pageId: blocks[1],
+            version: 1,
+            parentId: null,
+            placeAfter: after,
+            type: 'text',
+            data: { tokens: [{ text }] },
+          };
+          after = id;
+          return block;
+        }),
+      );
+    }
+    return fetchFromNetwork(input, init);
+  };
+}
 /** The kind that makes a column list of the block and the four after it (two columns of one paragraph). */
 const COLUMNS_KIND = 7;
 function mixedData(index: number, text: string): Pick<WireBlock, 'type' | 'data'> {
@@ -88,6 +128,8 @@ function mixedData(index: number, text: string): Pick<WireBlock, 'type' | 'data'
       return { type: 'toggle', data: { tokens: [{ text }] } };
     case 4:
       return { type: 'progress', data: { tokens: [{ text }], value: index % 101 } };
+    case SYNCED_KIND:
+      return { type: 'synced', data: { pageId: syncedPageId(index) } };
     case 5:
       return {
         type: 'bookmark',
@@ -107,6 +149,7 @@ function mixedData(index: number, text: string): Pick<WireBlock, 'type' | 'data'
 runBench('ours', {
   prepare(document_) {
     const mixed = new URLSearchParams(location.search).get('variant') === 'mixed';
+    if (mixed) answerSyncedPages();
     let previous: string | null = null;
     // A column list: its block and the four after it are the list, a column, a paragraph, a column, a paragraph.
     const lists = new Map<number, string>();

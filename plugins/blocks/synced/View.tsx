@@ -1,0 +1,266 @@
+import { lazy, Suspense, useCallback, useContext, useEffect, useRef, useState } from 'react';
+import { Editor, Transforms } from 'slate';
+import { ReactEditor, useSelected, useSlateStatic, type RenderElementProps } from 'slate-react';
+import { wireElementSchema, type WireElement } from '../../../schema/element';
+import type { WireBlock } from '../../../schema/block';
+import { canEdit as levelCanEdit } from '../../../schema/policies/page';
+import type { SyncStatus } from '../../withBlockSync';
+import { api, elementUrl } from '../../../src/app/api';
+import { loadBlocks } from '../../../src/editor/blockApi';
+import { useRealtime } from '../../../src/app/RealtimeProvider';
+import { useAppSelector } from '../../../src/app/store';
+import { showToast } from '../../../src/ui/Toast';
+import {
+  blockRootProps,
+  editorT,
+  Icon,
+  NestedEditorsContext,
+  type BlockIcons,
+  type BlockMakers,
+  type BlockMenuItems,
+  type BlockViews,
+} from '../../../src/editor/blockView';
+import type { BlockElement } from '../../../schema/slate';
+import type { SyncedElement } from './block';
+import { copySynced, makeSynced, putStartingBlocks, syncedContent, syncedPath, takeStartingBlocks, unsync } from './sync';
+import './synced.css';
+
+type Loaded =
+  { status: 'loading' } | { status: 'ready'; page: WireElement; blocks: WireBlock[]; at: string | undefined } | { status: 'noAccess' | 'gone' | 'failed' };
+
+/** What a failed read of the synced block's page means to the reader. */
+function failureOf(error: unknown): Loaded {
+  const status = (error as { status?: unknown } | null)?.status;
+  if (status === 403 || status === 401) return { status: 'noAccess' };
+  if (status === 404 || status === 410) return { status: 'gone' };
+  return { status: 'failed' };
+}
+
+const stopEvent = (event: { stopPropagation(): void }) => event.stopPropagation();
+
+/** «История версий» of the synced block's page (the page's own dialog), loaded when first opened. */
+const HistoryDialog = lazy(() => import('../../../src/features/history/HistoryDialog').then((module) => ({ default: module.HistoryDialog })));
+
+/** The editors of the synced blocks drawn now, by page (the block menu's «Отвязать» reads the blocks there). */
+const drawnEditors = new Map<string, Editor>();
+
+const SyncIcon = ({ size = 16 }: { size?: number }) => (
+  <Icon size={size}>
+    <path d="M20 11a8 8 0 0 0-14.5-4.6L4 8M4 4v4h4M4 13a8 8 0 0 0 14.5 4.6L20 16M20 20v-4h-4" />
+  </Icon>
+);
+
+/**
+ * A synced block: its page's blocks in an editor of their own, drawn in this page's editor (the
+ * page editor's component, from `NestedEditorsContext`), live — others' edits come through the
+ * synced page's realtime channel as on any page. Editable when its page is (so when the page it
+ * was made on is); read-only otherwise, with a note; «Нет доступа к исходному блоку» to those who
+ * may not read it. Its bar (on hover or focus): «Копировать и синхронизировать», «Отвязать».
+ */
+export function SyncedView({ attributes, children, element }: RenderElementProps) {
+  const block = element as SyncedElement;
+  const outer = useSlateStatic();
+  const nested = useContext(NestedEditorsContext);
+  const selected = useSelected();
+  const realtime = useRealtime();
+  const user = useAppSelector((state) => state.auth.user);
+  const [loaded, setLoaded] = useState<Loaded>({ status: 'loading' });
+  const [reloads, setReloads] = useState(0);
+  const [status, setStatus] = useState<SyncStatus>('saved');
+  const [history, setHistory] = useState(false);
+  const inner = useRef<Editor | null>(null);
+  const tooDeep = (nested?.depth ?? 0) > 0;
+  const outerEditable = !ReactEditor.isReadOnly(outer as ReactEditor);
+
+  useEffect(() => {
+    if (tooDeep) return;
+    let live = true;
+    setLoaded({ status: 'loading' });
+    Promise.all([api<unknown>(elementUrl(block.pageId)).then(({ data }) => wireElementSchema.parse(data)), loadBlocks(block.pageId)]).then(
+      ([page, { blocks, at }]) => live && setLoaded(page.synced ? { status: 'ready', page, blocks, at } : { status: 'gone' }),
+      (error: unknown) => live && setLoaded(failureOf(error)),
+    );
+    return () => {
+      live = false;
+    };
+  }, [block.pageId, reloads, tooDeep]);
+
+  const ready = loaded.status === 'ready' ? loaded : null;
+  const editable = ready !== null && levelCanEdit(ready.page.accessLevel) && !ready.page.inTrash;
+
+  // Its editor known by its page while drawn (the block menu's «Отвязать», «Копировать и синхронизировать»).
+  useEffect(() => {
+    const editor = inner.current;
+    if (!ready || !editor) return;
+    drawnEditors.set(block.pageId, editor);
+    return () => {
+      if (drawnEditors.get(block.pageId) === editor) drawnEditors.delete(block.pageId);
+    };
+  }, [ready, block.pageId]);
+
+  // A synced block just made: its blocks typed into its editor once it is there, the caret in the first.
+  const started = useRef(false);
+  useEffect(() => {
+    const editor = inner.current;
+    if (!ready || !editable || !editor || started.current) return;
+    started.current = true;
+    const blocks = takeStartingBlocks(block.pageId);
+    if (!blocks) return;
+    putStartingBlocks(editor, blocks);
+    requestAnimationFrame(() => {
+      Transforms.select(editor, Editor.start(editor, [1]));
+      ReactEditor.focus(editor as ReactEditor);
+    });
+  }, [ready, editable, block.pageId]);
+
+  const copy = useCallback(() => copyWithToast(block.pageId), [block.pageId]);
+  const unlink = useCallback(() => {
+    const path = syncedPath(outer, block.uid);
+    if (!path) return;
+    unlinkAt(outer, path[0]);
+    ReactEditor.focus(outer as ReactEditor);
+  }, [outer, block.uid]);
+
+  const Nested = nested?.Editor;
+  let body;
+  if (tooDeep) body = <p className="synced-note">{editorT('synced.nested')}</p>;
+  else if (loaded.status === 'loading') body = <p className="synced-note">{editorT('synced.loading')}</p>;
+  else if (loaded.status !== 'ready' || !Nested)
+    body = (
+      <p className="synced-note synced-missing">
+        {editorT(loaded.status === 'noAccess' ? 'synced.noAccess' : loaded.status === 'gone' ? 'synced.gone' : 'synced.failed')}
+      </p>
+    );
+  else
+    body = (
+      <Nested
+        key={`${loaded.page.id}:${loaded.at ?? ''}`}
+        page={loaded.page}
+        blocks={loaded.blocks}
+        canEdit={editable}
+        embedded={{ label: editorT('synced.label') }}
+        editorRef={inner}
+        live={realtime && user ? { connection: realtime, userId: user.id, since: loaded.at, onReloadNeeded: () => setReloads((n) => n + 1) } : undefined}
+        onTitleEdited={() => undefined}
+        saveTitle={async () => undefined}
+        onSyncStatus={setStatus}
+      />
+    );
+  const ok = loaded.status === 'ready';
+  return (
+    <div {...attributes} {...blockRootProps(block, `block-void block-synced${selected ? ' is-selected' : ''}`)} data-sync-status={status}>
+      <div contentEditable={false} className="synced">
+        <div className="synced-bar" role="toolbar" aria-label={editorT('synced.label')}>
+          <span className="synced-name">
+            <SyncIcon size={14} />
+            <span className="synced-name-text">{editorT('synced.label')}</span>
+            {ok && !editable ? <span className="synced-readonly"> · {editorT('synced.readOnlyShort')}</span> : null}
+          </span>
+          {ok && outerEditable ? (
+            <>
+              <button type="button" className="synced-action" onMouseDown={(event) => event.preventDefault()} onClick={copy}>
+                {editorT('synced.copyAndSync')}
+              </button>
+              <button type="button" className="synced-action" onMouseDown={(event) => event.preventDefault()} onClick={unlink}>
+                {editorT('synced.unsync')}
+              </button>
+            </>
+          ) : null}
+          {ok ? (
+            <button type="button" className="synced-action" onMouseDown={(event) => event.preventDefault()} onClick={() => setHistory(true)}>
+              {editorT('synced.history')}
+            </button>
+          ) : null}
+        </div>
+        {ok && !editable ? <p className="visually-hidden">{editorT(ready?.page.inTrash ? 'synced.inTrash' : 'synced.readOnly')}</p> : null}
+        {body}
+        {history && ready ? (
+          // The dialog is drawn over the page (a portal), but its events would still reach the page
+          // editor's frame through React (a click there puts the caret under the last block).
+          <div className="synced-dialog" onMouseDown={stopEvent} onClick={stopEvent} onPointerDown={stopEvent}>
+            <Suspense fallback={null}>
+              <HistoryDialog page={ready.page} onClose={() => setHistory(false)} />
+            </Suspense>
+          </div>
+        ) : null}
+      </div>
+      {children}
+    </div>
+  );
+}
+
+/** «Копировать и синхронизировать»: the synced block to the clipboard, and a toast that says what to do with it. */
+function copyWithToast(pageId: string): void {
+  const editor = drawnEditors.get(pageId);
+  copySynced(pageId, editor ? syncedContent(editor) : []).then(
+    () => showToast(editorT('synced.copied'), 'info', 5_000),
+    () => showToast(editorT('synced.failed'), 'error'),
+  );
+}
+
+/** «Отвязать» the synced block at `index` (its blocks read from its editor, which must be drawn). */
+function unlinkAt(editor: Editor, index: number): void {
+  const block = editor.children[index] as SyncedElement | undefined;
+  const inner = block ? drawnEditors.get(block.pageId) : undefined;
+  if (!inner) return;
+  unsync(editor, index, syncedContent(inner));
+  showToast(editorT('synced.unsynced'));
+}
+
+/** Blocks that cannot move into a synced block's page: a database (its rows are pages of this one), a column alone, a synced block. */
+const STAYS = new Set(['databaseBlock', 'databaseRowBlock', 'columnBlock', 'syncedBlock', 'pageHeadingBlock']);
+
+export const blockViews: BlockViews = { syncedBlock: SyncedView };
+
+export const blockIcons: BlockIcons = { synced: () => <SyncIcon size={24} /> };
+
+/** The slash menu's «Синхронизированный блок»: its page made first, then the block with an empty paragraph in it. */
+export const blockMakers: BlockMakers = {
+  syncedBlock: (editor, { path, pageId, nested }) => {
+    if (nested) {
+      showToast(editorT('synced.nested'), 'error');
+      return;
+    }
+    const uid = (editor.children[path[0]] as { uid?: string } | undefined)?.uid;
+    if (!uid) return;
+    makeSynced(editor, pageId, { uid }, []).catch(() => showToast(editorT('synced.failed'), 'error'));
+  },
+};
+
+/**
+ * The block menu: on a synced block «Копировать и синхронизировать» and «Отвязать» (when its blocks
+ * are drawn); on another block (with the blocks under it) «Копировать и синхронизировать» makes it
+ * a synced block and copies that — not inside a synced block's own editor (they do not nest).
+ */
+export const blockMenuItems: BlockMenuItems = {
+  syncedBlock: [
+    {
+      id: 'synced.copy',
+      label: 'synced.copyAndSync',
+      shows: (editor, index) => drawnEditors.has((editor.children[index] as SyncedElement).pageId),
+      run: (editor, index) => copyWithToast((editor.children[index] as SyncedElement).pageId),
+    },
+    {
+      id: 'synced.unsync',
+      label: 'synced.unsync',
+      shows: (editor, index) => drawnEditors.has((editor.children[index] as SyncedElement).pageId),
+      run: (editor, index) => unlinkAt(editor, index),
+    },
+  ],
+  any: [
+    {
+      id: 'synced.make',
+      label: 'synced.copyAndSync',
+      shows: (editor, index, { nested }) => !nested && !STAYS.has((editor.children[index] as BlockElement).type),
+      run: (editor, index, { pageId }) => {
+        const uid = (editor.children[index] as BlockElement).uid;
+        makeSynced(editor, pageId, { uid })
+          .then(({ synced, blocks }) => copySynced(synced.pageId, blocks))
+          .then(
+            () => showToast(editorT('synced.copied'), 'info', 5_000),
+            () => showToast(editorT('synced.failed'), 'error'),
+          );
+      },
+    },
+  ],
+};

@@ -1,0 +1,140 @@
+import { Editor, Element, Node, Transforms, type Path } from 'slate';
+import { HistoryEditor } from 'slate-history';
+import { wireElementSchema, type WireElement } from '../../../schema/element';
+import { newId } from '../../../schema/ids';
+import { depthOf, type BlockElement } from '../../../schema/slate';
+import { freshCopies } from '../../withBlockActions/blockActions';
+import { subtreeEnd } from '../../withStructure';
+import { emptyTextBlock } from '../../withPageHeading';
+import { api, elementUrl } from '../../../src/app/api';
+import { syncedBlock, SYNCED_ATTRIBUTE, type SyncedElement } from './block';
+
+/**
+ * The synced block's work in the page editor: making one (its page on the server first, then the
+ * block; the blocks it starts with are typed into its own editor once it is drawn, so they are
+ * saved by that editor's sync like any edit), copying one, and «Отвязать».
+ */
+
+/** Blocks a new synced block's editor starts with, by its page id: taken once by its view. */
+const startingBlocks = new Map<string, BlockElement[]>();
+
+/** The blocks a synced block's editor starts with, once (its view takes them when its editor is drawn). */
+export function takeStartingBlocks(pageId: string): BlockElement[] | undefined {
+  const blocks = startingBlocks.get(pageId);
+  startingBlocks.delete(pageId);
+  return blocks;
+}
+
+/** Makes the synced block's page under `holderId` (POST element/{id}/synced). */
+export async function createSyncedPage(holderId: string): Promise<WireElement> {
+  const { data } = await api<unknown>(`${elementUrl(holderId)}/synced`, { method: 'POST', body: { id: newId() } });
+  return wireElementSchema.parse(data);
+}
+
+function syncedElement(pageId: string, depth: number): SyncedElement {
+  return { type: 'syncedBlock', uid: newId(), version: 1, pageId, children: [{ text: '' }], ...(depth > 0 ? { depth } : {}) };
+}
+
+/**
+ * Makes the blocks from `first` through `last` (with their subtrees) a synced block: its page is
+ * made, the blocks go into it (copies, fresh ids, the shallowest at the top level) and the synced
+ * block takes their place — one undo step here; the page's blocks are its own editor's. `blocks`
+ * given: a new synced block of those (the slash menu: one empty paragraph) at `first`, the block
+ * there replaced. Resolves with the synced block and the blocks it starts with; rejects (nothing
+ * changed) when the page cannot be made.
+ */
+export async function makeSynced(
+  editor: Editor,
+  holderId: string,
+  at: { uid: string; lastUid?: string },
+  blocks?: BlockElement[],
+): Promise<{ synced: SyncedElement; blocks: BlockElement[] }> {
+  const page = await createSyncedPage(holderId);
+  const indexOf = (uid: string) => editor.children.findIndex((node) => Element.isElement(node) && (node as BlockElement).uid === uid);
+  // Where is decided after the round trip, by uid: the page may have changed meanwhile.
+  const first = indexOf(at.uid);
+  if (first < 1) throw new Error('the block is gone');
+  const last = at.lastUid === undefined ? first : Math.max(first, indexOf(at.lastUid));
+  const end = blocks ? first + 1 : subtreeEnd(editor, last);
+  const taken = editor.children.slice(first, end) as BlockElement[];
+  const base = depthOf(taken[0]);
+  // Moved, not copied: fresh uids (a block lives in one page), the same nested pages.
+  const content = blocks ?? taken.map((block) => withDepth({ ...structuredClone(block), uid: newId(), version: 1 }, depthOf(block) - base));
+  const starting = content.length > 0 ? content : [emptyTextBlock()];
+  startingBlocks.set(page.id, starting);
+  const synced = syncedElement(page.id, base);
+  Editor.withoutNormalizing(editor, () => {
+    for (let i = end - 1; i >= first; i--) Transforms.removeNodes(editor, { at: [i] });
+    Transforms.insertNodes(editor, synced, { at: [first] });
+  });
+  Transforms.select(editor, Editor.start(editor, [first]));
+  return { synced, blocks: starting };
+}
+
+function withDepth(block: BlockElement, depth: number): BlockElement {
+  const copy = { ...block };
+  if (depth > 0) copy.depth = depth;
+  else delete copy.depth;
+  return copy;
+}
+
+/**
+ * «Отвязать»: the synced block at `index` becomes plain copies of its blocks (`blocks`: its
+ * editor's, the title left out) at its depth, here only — one undo step. The other pages keep
+ * showing the synced blocks.
+ */
+export function unsync(editor: Editor, index: number, blocks: readonly BlockElement[]): void {
+  const synced = editor.children[index] as BlockElement | undefined;
+  if (!synced || synced.type !== 'syncedBlock') return;
+  const depth = depthOf(synced);
+  const copies = freshCopies(editor, blocks).map((block) => withDepth(block, depthOf(block) + depth));
+  Editor.withoutNormalizing(editor, () => {
+    Transforms.removeNodes(editor, { at: [index] });
+    if (copies.length > 0) Transforms.insertNodes(editor, copies, { at: [index] });
+  });
+  if (copies.length > 0) Transforms.select(editor, Editor.end(editor, [index + copies.length - 1]));
+}
+
+/** The blocks of a synced block's own editor (its title left out). */
+export function syncedContent(inner: Editor): BlockElement[] {
+  return inner.children.slice(1) as BlockElement[];
+}
+
+/**
+ * «Копировать и синхронизировать»: the clipboard gets the synced block (HTML: the marker the
+ * paste reads back as one more instance of it) and its text as plain text (pasted elsewhere).
+ */
+export async function copySynced(pageId: string, blocks: readonly BlockElement[]): Promise<void> {
+  const html = syncedBlock.html!.serialize({ pageId }, '');
+  const text = blocks.map((block) => Node.string(block)).join('\n');
+  if (typeof ClipboardItem !== 'undefined' && navigator.clipboard?.write) {
+    await navigator.clipboard.write([
+      new ClipboardItem({ 'text/html': new Blob([html], { type: 'text/html' }), 'text/plain': new Blob([text], { type: 'text/plain' }) }),
+    ]);
+    return;
+  }
+  await navigator.clipboard.writeText(text);
+}
+
+/** Whether the HTML of a copy is a synced block's marker (tests). */
+export const isSyncedMarker = (html: string) => html.includes(SYNCED_ATTRIBUTE);
+
+/** The path of the synced block with this uid, if it is still there. */
+export function syncedPath(editor: Editor, uid: string): Path | null {
+  const index = editor.children.findIndex((node) => Element.isElement(node) && (node as BlockElement).uid === uid);
+  return index > 0 ? [index] : null;
+}
+
+/** Puts the starting blocks into a new synced block's editor (no undo step: they are how it starts). */
+export function putStartingBlocks(inner: Editor, blocks: readonly BlockElement[]): void {
+  HistoryEditor.withoutSaving(inner as HistoryEditor, () => {
+    Editor.withoutNormalizing(inner, () => {
+      for (let i = inner.children.length - 1; i >= 1; i--) Transforms.removeNodes(inner, { at: [i] });
+      Transforms.insertNodes(
+        inner,
+        blocks.map((block) => structuredClone(block)),
+        { at: [1] },
+      );
+    });
+  });
+}

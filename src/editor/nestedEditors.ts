@@ -1,0 +1,47 @@
+import { createContext, type ComponentType } from 'react';
+import type { Editor, Path } from 'slate';
+import type { SyncStatus } from '../../plugins/withBlockSync';
+import type { DocumentEditorProps } from './DocumentEditor';
+
+/** An editor of another page drawn inside a block of this one (a synced block's): what this page's editor needs of it. */
+export interface NestedEditor {
+  /** Some edit of it has not reached the server yet. */
+  unsaved(): boolean;
+  /** Sends everything now; resolves when its queue is empty (or gave up for now). */
+  save(): Promise<void>;
+}
+
+/**
+ * What a page's editor gives the blocks in it that draw an editor of another page (a synced
+ * block: plugins/blocks/synced): the editor component itself (so a block type's view does not
+ * import the page editor, which imports every view), and a place to report to — the page says
+ * «Сохранено» only when they are saved too, and leaving the page waits for them as for its own
+ * blocks (one leave guard: the page's).
+ */
+export interface NestedEditors {
+  Editor: ComponentType<DocumentEditorProps>;
+  /** Joins a nested editor to this page's «Сохранено» and leave guard; returns its leaving. */
+  attach(editor: NestedEditor): () => void;
+  /** A nested editor's status changed. */
+  status(editor: NestedEditor, status: SyncStatus): void;
+  /** How many editors this one is inside (0: the page's own). A synced block is not drawn inside another. */
+  depth: number;
+  /** The page this editor edits and its workspace. */
+  pageId: string;
+  workspaceId: string | null;
+}
+
+export const NestedEditorsContext = createContext<NestedEditors | null>(null);
+
+/** What a block type's maker (a View.tsx's `blockMakers`) is given: the slash menu's block at `path` is replaced by the new block. */
+export interface BlockMakerContext {
+  path: Path;
+  /** The page's id and workspace. */
+  pageId: string;
+  workspaceId: string | null;
+  /** The editor is itself inside another page's (a synced block's). */
+  nested: boolean;
+}
+
+/** Makes a block type that needs more than its default data (a synced block: its page first). */
+export type BlockMaker = (editor: Editor, context: BlockMakerContext) => void;
