@@ -5,7 +5,7 @@ import { ERROR_CODES } from '../../schema/errors';
 import { FILE_STATUS, workspaceStoredBytes, type FileRow } from '../repositories/files';
 import { listBlocksMentioning } from '../repositories/blocks';
 import { findPage, loadPage } from '../repositories/pages';
-import { authorizePage, isPubliclyReadable } from './page';
+import { authorizePage, isPubliclyReadableHeld } from './page';
 
 /**
  * May this caller read this file? Throws otherwise.
@@ -23,7 +23,7 @@ export async function authorizeFileRead(db: Kysely<Database>, user: UserRow | nu
   if (file.page_id !== null) {
     const page = await findPage(db, file.page_id);
     if (!page) throw notFound('file');
-    if (isPubliclyReadable(page)) {
+    if (await isPubliclyReadableHeld(db, page)) {
       if (await pageShowsFile(db, page, file.id)) return page;
       // Comments and the rest are not public: a visitor learns nothing of these files.
       if (!user) throw notFound('file');

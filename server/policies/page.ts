@@ -86,6 +86,17 @@ export function isPubliclyReadable(page: PageRow): boolean {
   return page.is_public === 1 && page.in_trash === 0;
 }
 
+/**
+ * `isPubliclyReadable`, and a synced block's content (docs/api/blocks.md «Synced blocks») read
+ * as its holder is: public while the page it was made on is public and not in the trash, as its
+ * access follows that page's otherwise (its published instances elsewhere show nothing).
+ */
+export async function isPubliclyReadableHeld(db: Kysely<Database>, page: PageRow): Promise<boolean> {
+  if (page.in_trash !== SYNCED_CONTENT) return isPubliclyReadable(page);
+  const holder = page.parent_id === null ? undefined : await db.selectFrom('pages').selectAll().where('id', '=', page.parent_id).executeTakeFirst();
+  return holder !== undefined && isPubliclyReadable(holder);
+}
+
 /** 409 page.in_trash: a page in the trash can be read, not changed. */
 export const pageInTrash = () => new AppError(409, ERROR_CODES.pageInTrash, 'the page is in the trash; restore it first');
 

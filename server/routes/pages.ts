@@ -27,7 +27,7 @@ import { requestOrigin } from '../realtime/sockets';
 import { CLIENT_ID_HEADER } from '../../schema/realtime';
 import { allows } from '../../schema/policies/page';
 import { mayListSection } from '../../schema/policies/workspace';
-import { assertNotInTrash, assertNotSyncedContent, authorizePage, isPubliclyReadable, pageAccessLevels } from '../policies/page';
+import { assertNotInTrash, assertNotSyncedContent, authorizePage, isPubliclyReadable, isWritable, pageAccessLevels } from '../policies/page';
 import { pageOf } from '../pagination';
 import { envelope, presentElement } from '../presenters';
 import { streamedIncluded } from '../jsonStream';
@@ -182,7 +182,9 @@ export async function pageRoutes(server: FastifyInstance, { config, mailer }: { 
       // Noted beside the read: a page opens at once while another process holds SQLite's write lock.
       // A synced block's content is read by the editors of its blocks, not visited: no recent of its own.
       if (page.in_trash !== SYNCED_CONTENT) await writeAside(() => recordVisit(app.db, user.id, page.id), request.log);
-      return envelope(await presentPageFor(app.db, user.id, page, level));
+      const element = await presentPageFor(app.db, user.id, page, level);
+      // A synced block's content whose holder is in the trash is read-only as the holder is: `inTrash` says so.
+      return envelope(page.in_trash === SYNCED_CONTENT && !(await isWritable(app.db, page)) ? { ...element, inTrash: true } : element);
     },
   );
 

@@ -274,6 +274,47 @@ describe('a page-level change of the content', () => {
   });
 });
 
+describe('anyone reading a published page', () => {
+  const publicRead = (id: string) => t.app.inject({ method: 'GET', url: `${S}/element/public/${id}` });
+  test('the content is public while its holder is (and not in the trash); a published page elsewhere does not make it so', async () => {
+    const { holder, content } = await holderWithContent('Опубликованный держатель', 'Для всех');
+    // Not published: nobody outside reads it.
+    expect((await publicRead(content.id)).statusCode).toBe(404);
+    // Another page of ann's, published, showing the same synced block: still not public (it follows its holder).
+    const elsewhere = await createPage(t, ann, { title: 'Опубликована, но не держатель' });
+    await made(ann, elsewhere.id, 'synced', { pageId: content.id });
+    expectOk(await api(t, ann.cookie, 'PATCH', `${S}/element/${elsewhere.id}`, { isPublic: true }));
+    expect((await publicRead(content.id)).statusCode).toBe(404);
+    // The holder published: its content is read anonymously, read-only, with its blocks.
+    expectOk(await api(t, ann.cookie, 'PATCH', `${S}/element/${holder.id}`, { isPublic: true }));
+    const res = await publicRead(content.id);
+    expect(res.statusCode).toBe(200);
+    const answer = JSON.parse(res.body) as { data: WireElement; included: Array<{ contentType: string; data?: { tokens?: Array<{ text: string }> } }> };
+    expect(answer.data).toMatchObject({ id: content.id, synced: true, accessLevel: 'read', createdBy: '' });
+    expect(answer.included.filter((x) => x.contentType === 'Block').map((b) => b.data?.tokens?.[0]?.text)).toEqual([
+      'Общий заголовок',
+      'Для всех',
+      'Вложенный',
+    ]);
+    // The holder in the trash: not public any more.
+    expectStatus(await api(t, ann.cookie, 'DELETE', `${S}/element/${holder.id}`), 200);
+    expect((await publicRead(content.id)).statusCode).toBe(404);
+  });
+
+  test('GET element of the content says inTrash while its holder is in the trash (the editor is read-only then)', async () => {
+    const { holder, content } = await holderWithContent('Читаем из корзины');
+    expect(expectOk<WireElement>(await api(t, bob.cookie, 'GET', `${S}/element/${content.id}`))).toMatchObject({
+      synced: true,
+      inTrash: false,
+      accessLevel: 'read',
+    });
+    expectStatus(await api(t, ann.cookie, 'DELETE', `${S}/element/${holder.id}`), 200);
+    expect(expectOk<WireElement>(await api(t, ann.cookie, 'GET', `${S}/element/${content.id}`))).toMatchObject({ synced: true, inTrash: true });
+    expectStatus(await api(t, ann.cookie, 'POST', `${S}/trash/${holder.id}/restore`), 200);
+    expect(expectOk<WireElement>(await api(t, ann.cookie, 'GET', `${S}/element/${content.id}`))).toMatchObject({ inTrash: false });
+  });
+});
+
 describe('the content follows its holder', () => {
   test('the holder in the trash: the content stays hidden, reads work, writes are 409; restored, writable again; moved, its path follows', async () => {
     const { holder, content, paragraph, nested } = await holderWithContent('В корзину');

@@ -359,8 +359,10 @@ export function DocumentEditor({
       depth: (outer?.depth ?? -1) + 1,
       pageId: page.id,
       workspaceId: page.workspaceId,
+      published,
+      pendingReveal: { uid: null },
     }),
-    [outer, page.id, page.workspaceId],
+    [outer, page.id, page.workspaceId, published],
   );
 
   useEffect(() => {
@@ -482,6 +484,9 @@ export function DocumentEditor({
         const element = ReactEditor.toDOMNode(editor as ReactEditor, editor).querySelector(`[data-block-id="${CSS.escape(revealUid)}"]`);
         element?.classList.add('is-found');
         setTimeout(() => element?.classList.remove('is-found'), REVEAL_MARK_MS);
+      } else {
+        // Not a block of this page: perhaps one in a synced block drawn here, which takes it once loaded.
+        nestedEditors.pendingReveal.uid = revealUid;
       }
       onRevealed?.();
     });

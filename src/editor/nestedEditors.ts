@@ -29,6 +29,13 @@ export interface NestedEditors {
   /** The page this editor edits and its workspace. */
   pageId: string;
   workspaceId: string | null;
+  /** A published page shown to anyone: a synced block's page is read as a public page. */
+  published: boolean;
+  /**
+   * A block to show that this editor does not hold (a search result or a reminder in a synced
+   * block): the synced block holding it takes it (`uid` set to null) and shows it once drawn.
+   */
+  pendingReveal: { uid: string | null };
 }
 
 export const NestedEditorsContext = createContext<NestedEditors | null>(null);

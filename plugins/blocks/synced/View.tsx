@@ -64,29 +64,52 @@ export function SyncedView({ attributes, children, element }: RenderElementProps
   const selected = useSelected();
   const realtime = useRealtime();
   const user = useAppSelector((state) => state.auth.user);
+  const signedIn = user !== null && !user.anonymous;
   const [loaded, setLoaded] = useState<Loaded>({ status: 'loading' });
   const [reloads, setReloads] = useState(0);
   const [status, setStatus] = useState<SyncStatus>('saved');
   const [history, setHistory] = useState(false);
   const inner = useRef<Editor | null>(null);
   const tooDeep = (nested?.depth ?? 0) > 0;
+  const published = nested?.published ?? false;
   const outerEditable = !ReactEditor.isReadOnly(outer as ReactEditor);
 
   useEffect(() => {
     if (tooDeep) return;
     let live = true;
     setLoaded({ status: 'loading' });
-    Promise.all([api<unknown>(elementUrl(block.pageId)).then(({ data }) => wireElementSchema.parse(data)), loadBlocks(block.pageId)]).then(
-      ([page, { blocks, at }]) => live && setLoaded(page.synced ? { status: 'ready', page, blocks, at } : { status: 'gone' }),
-      (error: unknown) => live && setLoaded(failureOf(error)),
+    const readAsMember = () =>
+      Promise.all([api<unknown>(elementUrl(block.pageId)).then(({ data }) => wireElementSchema.parse(data)), loadBlocks(block.pageId)]).then(
+        ([page, { blocks, at }]) => ({ page, blocks, at }),
+      );
+    // On a published page, its page is read as a public page (public while the page it was made
+    // on is) by anyone not signed in, and by those signed in who may not read it otherwise (a
+    // version in the history dialog is «published» too, and read as a member's).
+    const readPublic = () =>
+      api<unknown>(`/api/v3/spaces/element/public/${encodeURIComponent(block.pageId)}`).then(({ data, included }) => ({
+        page: wireElementSchema.parse(data),
+        blocks: ((included ?? []) as Array<{ contentType?: string }>).filter((item) => item.contentType === 'Block') as unknown as WireBlock[],
+        at: undefined,
+      }));
+    const read = !published ? readAsMember() : signedIn ? readAsMember().catch(readPublic) : readPublic();
+    read.then(
+      ({ page, blocks, at }) => live && setLoaded(page.synced ? { status: 'ready', page, blocks, at } : { status: 'gone' }),
+      (error: unknown) => live && setLoaded(published ? { status: 'noAccess' } : failureOf(error)),
     );
     return () => {
       live = false;
     };
-  }, [block.pageId, reloads, tooDeep]);
+  }, [block.pageId, reloads, tooDeep, published, signedIn]);
 
   const ready = loaded.status === 'ready' ? loaded : null;
-  const editable = ready !== null && levelCanEdit(ready.page.accessLevel) && !ready.page.inTrash;
+  // A search result's or a reminder's block inside it (the page's editor did not hold it): shown once its editor is there.
+  const wanted = nested?.pendingReveal.uid ?? null;
+  const revealUid = ready && wanted !== null && ready.blocks.some((b) => b.id === wanted) ? wanted : null;
+  useEffect(() => {
+    if (revealUid !== null && nested) nested.pendingReveal.uid = null;
+  }, [revealUid, nested]);
+  // A published page (and a version in the history dialog) shows it read-only, as the rest.
+  const editable = ready !== null && !published && levelCanEdit(ready.page.accessLevel) && !ready.page.inTrash;
 
   // Its editor known by its page while drawn (the block menu's «Отвязать», «Копировать и синхронизировать»).
   useEffect(() => {
@@ -140,7 +163,13 @@ export function SyncedView({ attributes, children, element }: RenderElementProps
         canEdit={editable}
         embedded={{ label: editorT('synced.label') }}
         editorRef={inner}
-        live={realtime && user ? { connection: realtime, userId: user.id, since: loaded.at, onReloadNeeded: () => setReloads((n) => n + 1) } : undefined}
+        revealUid={revealUid}
+        published={published}
+        live={
+          realtime && user && !published
+            ? { connection: realtime, userId: user.id, since: loaded.at, onReloadNeeded: () => setReloads((n) => n + 1) }
+            : undefined
+        }
         onTitleEdited={() => undefined}
         saveTitle={async () => undefined}
         onSyncStatus={setStatus}
@@ -148,7 +177,12 @@ export function SyncedView({ attributes, children, element }: RenderElementProps
     );
   const ok = loaded.status === 'ready';
   return (
-    <div {...attributes} {...blockRootProps(block, `block-void block-synced${selected ? ' is-selected' : ''}`)} data-sync-status={status}>
+    <div
+      {...attributes}
+      {...blockRootProps(block, `block-void block-synced${selected ? ' is-selected' : ''}`)}
+      data-sync-status={status}
+      data-synced-page={block.pageId}
+    >
       <div contentEditable={false} className="synced">
         <div className="synced-bar" role="toolbar" aria-label={editorT('synced.label')}>
           <span className="synced-name">
@@ -159,7 +193,8 @@ export function SyncedView({ attributes, children, element }: RenderElementProps
           {ok && outerEditable ? (
             <>
               <button type="button" className="synced-action" onMouseDown={(event) => event.preventDefault()} onClick={copy}>
-                {editorT('synced.copyAndSync')}
+                <span className="synced-long">{editorT('synced.copyAndSync')}</span>
+                <span className="synced-short">{editorT('synced.copy')}</span>
               </button>
               <button type="button" className="synced-action" onMouseDown={(event) => event.preventDefault()} onClick={unlink}>
                 {editorT('synced.unsync')}

@@ -152,6 +152,13 @@ it('looks right: hovered with its bar, dark, 375 px; no accessibility violations
   await a.locator('.block-synced').hover();
   await shoot(a, 'synced-hover-1280');
   await expect(axeViolations(a, {}, a.locator('.block-synced'))).resolves.toEqual([]);
+  // «История»: the versions of the synced block's own page, in the page's history dialog.
+  await a.locator('.block-synced').getByRole('button', { name: 'История' }).click();
+  const history = a.getByRole('dialog', { name: 'История версий' });
+  await history.waitFor();
+  await shoot(a, 'synced-history-1280');
+  await a.keyboard.press('Escape');
+  await history.waitFor({ state: 'detached' });
   await a.emulateMedia({ colorScheme: 'dark' });
   await shoot(a, 'synced-dark-1280');
   await a.setViewportSize({ width: 375, height: 800 });
@@ -201,5 +208,42 @@ it('from the block menu: a list item with the block under it becomes a synced bl
   await eventually(() => syncedTexts(a), []);
   await a.locator('[data-slate-editor] li, [data-slate-editor] [data-block-id]', { hasText: 'вложенный' }).first().waitFor();
   await saved(a);
+  await a.close();
+});
+
+it('published: anyone reads the synced block of a published page it was made on; a search result inside it is shown there; its content’s address opens its page', async () => {
+  const a = await alice.newPage();
+  await a.goto(server.url + '/');
+  const url = await newPage(a, 'Публичный держатель');
+  const pageId = url.split('/').pop()!;
+  await makeSyncedBlock(a);
+  await a.keyboard.type('Видно всем');
+  await a.keyboard.press('Enter');
+  await a.keyboard.type('Найди меня здесь');
+  await saved(a);
+  const published = await a.evaluate(
+    async ([id, headers]) => (await fetch(`/api/v3/spaces/element/${id}`, { method: 'PATCH', headers, body: JSON.stringify({ isPublic: true }) })).status,
+    [pageId, HEADERS] as const,
+  );
+  expect(published).toBe(200);
+
+  // Nobody signed in: the public page shows the synced block's blocks, read-only.
+  const visitor = await people.browser().newContext({ viewport: { width: 1280, height: 900 } });
+  const v = await visitor.newPage();
+  await v.goto(`${server.url}/public/${pageId}`);
+  await eventually(() => syncedTexts(v), ['Видно всем|Найди меня здесь'], 10_000);
+  expect(await v.locator('.block-synced .document-editor[contenteditable="true"]').count()).toBe(0);
+  await shoot(v, 'synced-public-1280');
+  await visitor.close();
+
+  // A search result's block inside the synced block (`?block=`): shown there, marked.
+  const found = await a.locator('.block-synced .document-editor [data-block-id]', { hasText: 'Найди меня здесь' }).getAttribute('data-block-id');
+  await a.goto(`${url}?block=${found}`);
+  await a.locator(`.block-synced [data-block-id="${found}"].is-found`).waitFor({ timeout: 10_000 });
+  // The content's own address (a notification of a comment in it) opens the page it was made on.
+  const contentPageId = await a.locator('.block-synced').getAttribute('data-synced-page');
+  await a.goto(`${server.url}/${contentPageId}`);
+  await a.waitForURL(url);
+  await eventually(() => syncedTexts(a), ['Видно всем|Найди меня здесь'], 10_000);
   await a.close();
 });

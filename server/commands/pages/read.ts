@@ -3,7 +3,7 @@ import type { AccessLevel } from '../../../schema/constants';
 import type { WireElement } from '../../../schema/element';
 import type { Database, PageRow } from '../../db/types';
 import { notFound } from '../../errors';
-import { isPubliclyReadable, pageAccessLevel } from '../../policies/page';
+import { isPubliclyReadable, isPubliclyReadableHeld, pageAccessLevel } from '../../policies/page';
 import { presentElement } from '../../presenters';
 import { favoritePageIds } from '../../repositories/favorites';
 import { findPageByIdOrAlias, findPages, pagePath } from '../../repositories/pages';
@@ -42,7 +42,7 @@ export async function presentPublicElement(db: Kysely<Database>, page: PageRow):
 /** A page that is public and not in the trash, by id or alias; anything else is 404 (nothing given away). */
 export async function loadPublicPage(db: Kysely<Database>, idOrAlias: string): Promise<PageRow> {
   const page = await findPageByIdOrAlias(db, idOrAlias);
-  if (!page || !isPubliclyReadable(page)) throw notFound('public page');
+  if (!page || !(await isPubliclyReadableHeld(db, page))) throw notFound('public page');
   return page;
 }
 

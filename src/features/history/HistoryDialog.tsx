@@ -350,6 +350,8 @@ export function HistoryDialog({ page, onClose }: { page: WireElement; onClose():
                 saveTitle={noSave}
                 onSyncStatus={noop}
                 published
+                // A synced block's page (its bar's «История»): its blocks without a title, as the block shows them.
+                embedded={page.synced ? { label: t('history.title') } : undefined}
               />
               {preview.removed.length > 0 && (
                 <div className="history-removed">

@@ -101,6 +101,11 @@ function PageEditorScreen({ pageUid }: { pageUid: string }) {
       }, fail);
     Promise.all([load.page, load.head]).then(([page, head]) => {
       if (cancelled) return;
+      // A synced block's content (a notification of a comment in it, an old link): its page is the one it was made on.
+      if (page.synced && page.parentId) {
+        navigate(`${pagePath(page.parentId)}${window.location.search}`, { replace: true });
+        return;
+      }
       if (!head.hasMore) return void loadAll(page);
       // A big page: its top is drawn first, read-only; the rest is asked for once that is on the
       // screen (after the next frame), so it does not hold the first screen up.
@@ -111,7 +116,7 @@ function PageEditorScreen({ pageUid }: { pageUid: string }) {
     return () => {
       cancelled = true;
     };
-  }, [dispatch, pageUid, reloads]);
+  }, [dispatch, navigate, pageUid, reloads]);
 
   // The page went into or out of the trash while open (restored from the banner, or by someone
   // else): load it again, so the editor is read-only exactly while it is in the trash and holds
