@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import type { Database, PageRow, UserRow } from '../db/types';
+import { SYNCED_CONTENT, type Database, type PageRow, type UserRow } from '../db/types';
 import { AppError, notFound, unauthorized } from '../errors';
 import { ERROR_CODES } from '../../schema/errors';
 import { FILE_STATUS, workspaceStoredBytes, type FileRow } from '../repositories/files';
@@ -44,9 +44,14 @@ export async function authorizeFileRead(db: Kysely<Database>, user: UserRow | nu
 /** Whether the page shows this file to its readers: its cover, or a live block's picture or attachment (`remoteData.fileId`). */
 async function pageShowsFile(db: Kysely<Database>, page: PageRow, fileId: string): Promise<boolean> {
   if (page.cover !== null && (JSON.parse(page.cover) as { fileId?: unknown }).fileId === fileId) return true;
-  // Only the candidates are parsed.
-  const blocks = await listBlocksMentioning(db, page.id, fileId);
-  return blocks.some((b) => (JSON.parse(b.data) as { remoteData?: { fileId?: unknown } | null }).remoteData?.fileId === fileId);
+  // Only the candidates are parsed. A picture moved into a synced block made on the page keeps
+  // the page's file: the page shows it through that block's content (a hidden child of it).
+  const contents = await db.selectFrom('pages').select('id').where('parent_id', '=', page.id).where('in_trash', '=', SYNCED_CONTENT).execute();
+  for (const pageId of [page.id, ...contents.map((c) => c.id)]) {
+    const blocks = await listBlocksMentioning(db, pageId, fileId);
+    if (blocks.some((b) => (JSON.parse(b.data) as { remoteData?: { fileId?: unknown } | null }).remoteData?.fileId === fileId)) return true;
+  }
+  return false;
 }
 
 /** Files are added to a page by those who may edit it (403 otherwise, 404 for a missing page). */

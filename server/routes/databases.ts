@@ -36,7 +36,7 @@ import { userLimit } from '../plugins/rateLimit';
 import { requestOrigin } from '../realtime/sockets';
 import { chartFields, publishedData, publishedFields, rowLayouts, sameConfig } from '../../schema/policies/database';
 import { ERROR_CODES } from '../../schema/errors';
-import { authorizePage, isPubliclyReadable } from '../policies/page';
+import { authorizePage, isPubliclyReadableHeld } from '../policies/page';
 import { envelope, presentElement } from '../presenters';
 import { findBlock, presentBlock } from '../repositories/blocks';
 import { foldChart, keptChartGroups } from '../repositories/databaseCharts';
@@ -166,7 +166,8 @@ export async function databaseRoutes(server: FastifyInstance, { limits }: { limi
     }
     const block = await findDatabaseBlock(app.db, id);
     const holder = block ? await findPage(app.db, block.page_id) : undefined;
-    if (block && holder && isPubliclyReadable(holder)) return { block, holder, data: databaseData(block), publicly: true, viewerId: null };
+    // (A database in a synced block's content: public while the content's holder is.)
+    if (block && holder && (await isPubliclyReadableHeld(app.db, holder))) return { block, holder, data: databaseData(block), publicly: true, viewerId: null };
     if (denied) throw denied;
     requireUser(request);
     throw notFound('database');

@@ -1,3 +1,4 @@
+import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { LightMyRequestResponse } from 'fastify';
@@ -339,6 +340,27 @@ describe('serving', () => {
     await t.app.db.updateTable('pages').set({ in_trash: 1 }).where('id', '=', page).execute();
     expect((await api(t, undefined, 'GET', `/api/file/${id}`)).statusCode).toBe(401);
     expect((await api(t, team.cookie.outsider, 'GET', `/api/file/${id}`)).statusCode).toBe(403);
+  });
+});
+
+describe('files in a synced block (docs/api/blocks.md «Synced blocks»)', () => {
+  test("a page's file moved into a synced block made on it stays readable to anyone while the page is public; not before, not in the trash", async () => {
+    const holder = await insertPage(t, team.workspaceId, team.userId.admin, 'all', 'Published holder');
+    const id = await pageFile('moved words', 'm.txt', 'text/plain', holder);
+    const content = body<{ id: string }>(await api(t, team.cookie.admin, 'POST', `/api/v3/spaces/element/${holder}/synced`, { id: crypto.randomUUID() })).data
+      .id;
+    // The file block now lives in the synced block's content; the holder shows the synced block.
+    const file = { type: 'file', data: { remoteData: { fileId: id, title: 'm.txt', size: 11, mimeType: 'text/plain' } }, placeAfter: null };
+    expect((await api(t, team.cookie.admin, 'POST', '/api/v3/spaces/block', { ...file, pageId: content })).statusCode).toBe(201);
+    const synced = { pageId: holder, type: 'synced', data: { pageId: content }, placeAfter: null };
+    expect((await api(t, team.cookie.admin, 'POST', '/api/v3/spaces/block', synced)).statusCode).toBe(201);
+    expect((await api(t, undefined, 'GET', `/api/file/${id}`)).statusCode).toBe(401);
+    expect((await api(t, team.cookie.outsider, 'GET', `/api/file/${id}`)).statusCode).toBe(403);
+    await t.app.db.updateTable('pages').set({ is_public: 1 }).where('id', '=', holder).execute();
+    const res = await api(t, undefined, 'GET', `/api/file/protected/${holder}/${id}`);
+    expect([res.statusCode, res.body]).toEqual([200, 'moved words']);
+    await t.app.db.updateTable('pages').set({ in_trash: 1 }).where('id', '=', holder).execute();
+    expect((await api(t, undefined, 'GET', `/api/file/${id}`)).statusCode).toBe(401);
   });
 });
 

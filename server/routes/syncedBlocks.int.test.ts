@@ -87,8 +87,10 @@ describe('making the content', () => {
     expect((await pageRow(id))!.in_trash).toBe(SYNCED_CONTENT);
     // Nobody's tree hears of it (a child made is heard).
     await noEvent(socket, 'edit');
+    // (Listened for before the page is made: its event may come before the answer.)
+    const heard = nextEvent(socket, 'edit');
     await createPage(t, ann, { title: 'Настоящий ребёнок', parentId: holder.id });
-    await nextEvent(socket, 'edit');
+    await heard;
 
     expect(ids(await api(t, ann.cookie, 'GET', `${S}/element/${holder.id}/children`))).not.toContain(id);
     expect(ids(await api(t, ann.cookie, 'GET', `${S}/section/private`))).not.toContain(id);

@@ -116,6 +116,12 @@ export interface RequestOptions {
   expected?: readonly number[];
   /** How many times a 500 or 502 is asked again (default MAX_RETRIES); 0 where the server answers a 502 of its own (a link preview: the page it read did not answer). */
   retries?: number;
+  /**
+   * The origin the write is told to others with (`X-Client-Id`; default this tab's, CLIENT_ID):
+   * an editor of its own in the tab (a synced block's) writes as itself, so that another editor
+   * of the same page here does not take its writes for its own echo.
+   */
+  clientId?: string;
 }
 
 /** A prefetched GET is taken by api() only this soon after it was asked for. */
@@ -206,7 +212,7 @@ async function takePrefetched(path: string, workspace: string | null): Promise<R
 
 /** Calls the API and unwraps the envelope; throws ApiRequestError for any failure. */
 export async function api<T>(path: string, options: RequestOptions = {}): Promise<ApiResponse<T>> {
-  const headers: Record<string, string> = { 'X-App-Type': 'Web', 'X-Client-Id': CLIENT_ID };
+  const headers: Record<string, string> = { 'X-App-Type': 'Web', 'X-Client-Id': options.clientId ?? CLIENT_ID };
   const acting = options.workspaceId ?? workspaceId;
   if (acting) headers['X-Workspace-Id'] = acting;
   let body: BodyInit | undefined;

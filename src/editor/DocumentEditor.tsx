@@ -1,4 +1,4 @@
-import { useCallback, useContext, useEffect, useMemo, useRef, type MutableRefObject, type ReactNode } from 'react';
+import { useCallback, useContext, useEffect, useMemo, useRef, useState, type MutableRefObject, type ReactNode } from 'react';
 import { Editor, Range, Transforms, type BaseRange, type Descendant, type NodeEntry } from 'slate';
 import { Editable, ReactEditor, Slate } from 'slate-react';
 import { HistoryEditor } from 'slate-history';
@@ -25,7 +25,7 @@ import {
 import { worstStatus } from '../../plugins/withBlockSync';
 import { NestedEditorsContext, type NestedEditor, type NestedEditors } from './nestedEditors';
 import { BLOCK_MAKERS } from './blocks';
-import { blockApi } from './blockApi';
+import { blockApi, blockApiAs } from './blockApi';
 import type { BlockSyncApi } from '../../plugins/withBlockSync';
 import { emptyTextBlock } from '../../plugins/withPageHeading';
 import type { BlockElement } from '../../schema/slate';
@@ -68,6 +68,9 @@ import './editor.css';
 /** The data type every element drag of pragmatic-drag-and-drop carries (its element adapter's native key). */
 const PRAGMATIC_DRAG = 'application/vnd.pdnd';
 
+/** How often a synced block's editor that went with edits unsaved looks again whether they are saved. */
+const EMBEDDED_RETRY_MS = 1_000;
+
 /** How long a block revealed for a search result stays marked. */
 const REVEAL_MARK_MS = 2_000;
 
@@ -88,6 +91,14 @@ function caretFromDom(editor: Editor): void {
   } catch {
     // A selection outside the editor's text (a void, a placeholder): the editor's own stays.
   }
+}
+
+/** A selection that reaches into the title (the first node) is moved to the first block's start. */
+function keepOutOfTitle(editor: Editor): void {
+  const { selection } = editor;
+  if (!selection || editor.children.length < 2 || (selection.anchor.path[0] > 0 && selection.focus.path[0] > 0)) return;
+  const start = Editor.start(editor, [1]);
+  Transforms.select(editor, { anchor: selection.anchor.path[0] > 0 ? selection.anchor : start, focus: selection.focus.path[0] > 0 ? selection.focus : start });
 }
 
 export interface DocumentEditorProps {
@@ -155,7 +166,7 @@ export function DocumentEditor({
   onTitleEdited,
   saveTitle,
   onSyncStatus,
-  api = blockApi,
+  api: givenApi,
   onChildPageCreated,
   onOpenPage,
   live,
@@ -171,6 +182,14 @@ export function DocumentEditor({
   // The page editor this one is drawn in (a synced block's), and the editors drawn in this one:
   // the status told is the worst of this editor's own and theirs.
   const outer = useContext(NestedEditorsContext);
+  // Pages made from this editor (a nested page, a page link's new page) are children of the page —
+  // of the page a synced block was made on, for that block's editor (its own page has no children).
+  const childPagesOf = page.synced && page.parentId ? page.parentId : page.id;
+  const isEmbedded = embedded !== undefined;
+  // A synced block's editor writes as itself: another editor of the same page in this tab (the
+  // block shown twice) hears its writes as anyone else's, not as its own echo.
+  const [clientId] = useState(() => (embedded ? newId() : undefined));
+  const api = useMemo(() => givenApi ?? (clientId ? blockApiAs(clientId) : blockApi), [givenApi, clientId]);
   const ownStatus = useRef<SyncStatus>('saved');
   const nested = useRef(new Map<NestedEditor, SyncStatus>());
   const self = useRef<NestedEditor | null>(null);
@@ -266,11 +285,11 @@ export function DocumentEditor({
       for (const { from, to } of pairs) {
         apiRequest<unknown>(`${elementUrl(from)}/page/clone`, {
           method: 'POST',
-          body: { id: to, workspaceId: page.workspaceId, toElement: page.id },
+          body: { id: to, workspaceId: page.workspaceId, toElement: childPagesOf },
         }).then(
           ({ data }) => callbacks.current.onChildPageCreated?.(wireElementSchema.parse(data)),
           (error: unknown) => {
-            reportCloneError(error, { pageId: from, toElement: page.id, workspaceId: page.workspaceId });
+            reportCloneError(error, { pageId: from, toElement: childPagesOf, workspaceId: page.workspaceId });
             const index = workspaceEditor.children.findIndex((node) => (node as { pageId?: string }).pageId === to);
             if (index > 0) HistoryEditor.withoutSaving(workspaceEditor, () => Transforms.removeNodes(workspaceEditor, { at: [index] }));
           },
@@ -299,6 +318,7 @@ export function DocumentEditor({
       userId: liveUser,
       queue,
       since: liveRef.current?.since,
+      clientId,
       onReloadNeeded: () => liveRef.current?.onReloadNeeded?.(),
       onPageEdited: (changed) => {
         // A title being typed here wins (it is sent shortly); otherwise theirs shows.
@@ -306,7 +326,7 @@ export function DocumentEditor({
         liveRef.current?.onPageEdited?.(changed);
       },
     });
-  }, [liveConnection, liveUser, page.id, queue, editor, title]);
+  }, [liveConnection, liveUser, page.id, queue, editor, title, clientId]);
 
   const mounted = useRef(false);
   // A new database page comes with its database block: it is new all the same.
@@ -329,18 +349,26 @@ export function DocumentEditor({
     await uploadsSettled();
     await Promise.all([queue.flush(), ...[...nested.current.keys()].map((editor) => editor.save())]);
   }, [queue, title]);
-  // Drawn inside another page's editor: that page's leave guard and «Сохранено» count this one.
+  // Drawn inside another page's editor: that page's leave guard and «Сохранено» count this one —
+  // after it is gone too, until its edits are saved.
   useEffect(() => {
-    if (!embedded || !outer) return;
+    if (!isEmbedded || !outer) return;
     const me: NestedEditor = { unsaved, save };
     self.current = me;
     const leave = outer.attach(me);
     tellStatus.current();
     return () => {
-      self.current = null;
-      leave();
+      const leaveWhenSaved = () => {
+        if (queue.hasPending()) {
+          setTimeout(leaveWhenSaved, EMBEDDED_RETRY_MS);
+          return;
+        }
+        if (self.current === me) self.current = null;
+        leave();
+      };
+      leaveWhenSaved();
     };
-  }, [embedded, outer, unsaved, save]);
+  }, [isEmbedded, outer, unsaved, save, queue]);
   const nestedEditors = useMemo<NestedEditors>(
     () => ({
       Editor: DocumentEditor,
@@ -358,11 +386,12 @@ export function DocumentEditor({
       },
       depth: (outer?.depth ?? -1) + 1,
       pageId: page.id,
+      childPagesOf,
       workspaceId: page.workspaceId,
       published,
-      pendingReveal: { uid: null },
+      reveal: { pending: null, listeners: new Set() },
     }),
-    [outer, page.id, page.workspaceId, published],
+    [outer, page.id, childPagesOf, page.workspaceId, published],
   );
 
   useEffect(() => {
@@ -382,11 +411,17 @@ export function DocumentEditor({
       // Leaving the page inside the app: send everything now rather than lose it. The queue
       // stops only if the editor really went away (React's StrictMode remounts at once).
       title.flush();
-      void queue.flush().then(() => {
-        if (!mounted.current) queue.dispose();
-      });
+      // A synced block's editor goes while its page stays (the block removed by someone, its
+      // chunk far away): it stops only once its edits are saved, counted in the page's status
+      // and leave guard until then (below).
+      const stopWhenSaved = () => {
+        if (mounted.current) return;
+        if (isEmbedded && queue.hasPending()) setTimeout(() => void queue.flush().then(stopWhenSaved), EMBEDDED_RETRY_MS);
+        else queue.dispose();
+      };
+      void queue.flush().then(stopWhenSaved);
     };
-  }, [queue, title, unsaved]);
+  }, [queue, title, unsaved, isEmbedded]);
 
   const { t } = useTranslation();
   const frame = useRef<HTMLDivElement>(null);
@@ -427,7 +462,7 @@ export function DocumentEditor({
       // A nested page is created on the server first; the block follows once it exists. Once the
       // block is saved too (it links the page here), the new page opens with the caret in its title.
       const atUid = (editor.children[path[0]] as { uid?: string } | undefined)?.uid;
-      void insertDocumentBlock(editor, apiRequest, page.id, { atUid, onPageCreated: onChildPageCreated })
+      void insertDocumentBlock(editor, apiRequest, childPagesOf, { atUid, onPageCreated: onChildPageCreated })
         .then(async ({ page: child }) => {
           await queue.flush();
           if (mounted.current && !queue.hasPending()) callbacks.current.onOpenPage?.(child.id);
@@ -440,7 +475,7 @@ export function DocumentEditor({
   // «Создать страницу «…»» in the page picker: a child page of this one with the typed title.
   const createLinkedPage = useCallback(
     async (title: string) => {
-      const { data } = await apiRequest<unknown>(`${elementUrl(page.id)}/children`, {
+      const { data } = await apiRequest<unknown>(`${elementUrl(childPagesOf)}/children`, {
         method: 'POST',
         body: { id: newId(), title, type: 'Note', contentType: 'Element' },
       });
@@ -448,7 +483,7 @@ export function DocumentEditor({
       callbacks.current.onChildPageCreated?.(child);
       return child;
     },
-    [page.id],
+    [childPagesOf],
   );
   const pagePicker = usePagePicker(editor, canEdit, createLinkedPage);
   const toolbar = useFloatingToolbar(editor, canEdit, ai.improve);
@@ -485,8 +520,9 @@ export function DocumentEditor({
         element?.classList.add('is-found');
         setTimeout(() => element?.classList.remove('is-found'), REVEAL_MARK_MS);
       } else {
-        // Not a block of this page: perhaps one in a synced block drawn here, which takes it once loaded.
-        nestedEditors.pendingReveal.uid = revealUid;
+        // Not a block of this page: perhaps one in a synced block drawn here (or loading: it takes it once loaded).
+        const { reveal } = nestedEditors;
+        reveal.pending = [...reveal.listeners].some((listener) => listener(revealUid)) ? null : revealUid;
       }
       onRevealed?.();
     });
@@ -574,6 +610,8 @@ export function DocumentEditor({
               pasteLink.onChange();
               // The read-only top of a big page: where the person clicked goes to the editor after it.
               if (!canEdit && handover) handover.current = editor.selection;
+              // A synced block's editor has a title no one sees (display: none): the caret never goes there (Ctrl+Home, ← at the start).
+              if (isEmbedded) keepOutOfTitle(editor);
             }}
           >
             {slash.menu}
@@ -582,7 +620,8 @@ export function DocumentEditor({
             {/* The link just pasted has the paste's menu under it, not also its card. */}
             {pasteLink.menu ?? linkCard.card}
             {blockSelection.style}
-            {canEdit && !embedded ? <LeaveGuard unsaved={unsaved} save={save} /> : null}
+            {/* Not only when the page is editable: a synced block in it may be (its page's editors may edit it). */}
+            {!embedded ? <LeaveGuard unsaved={unsaved} save={save} /> : null}
             {databaseRemoval.dialog}
             <div
               className={embedded ? 'document-editor-frame is-embedded' : 'document-editor-frame'}

@@ -81,8 +81,11 @@ export function useLinkCard(editor: Editor, canEdit: boolean, frame: RefObject<H
   useEffect(() => {
     const root = frame.current;
     if (!root) return;
+    // A link in an editor drawn inside this one (a synced block's) is that editor's own card's.
     const linkOf = (target: EventTarget | null) =>
-      target instanceof Element ? target.closest<HTMLAnchorElement>('[data-slate-editor] a[href]:not(.page-link)') : null;
+      target instanceof Element && target.closest('.document-editor-frame') === root
+        ? target.closest<HTMLAnchorElement>('[data-slate-editor] a[href]:not(.page-link)')
+        : null;
     const onOver = (event: MouseEvent) => {
       const anchor = linkOf(event.target);
       if (!anchor) return;

@@ -27,6 +27,8 @@ export interface LiveSyncOptions {
   onPageEdited?(page: ElementPageEdit['page']): void;
   /** Joined (again) and caught up with what changed meanwhile. */
   onCaughtUp?(): void;
+  /** The origin of this editor's own writes (default: the connection's, this tab's): their echo is skipped. */
+  clientId?: string;
 }
 
 /**
@@ -48,8 +50,10 @@ export function attachLiveSync({
   onAccessLost,
   onCaughtUp,
   onPageEdited,
+  clientId,
 }: LiveSyncOptions): () => void {
   const channel = channels.element(pageId, userId);
+  const ownOrigin = clientId ?? connection.clientId;
   let latest = since;
   const seen = (at: unknown) => {
     if (typeof at === 'string' && (!latest || at > latest)) latest = at;
@@ -109,7 +113,7 @@ export function attachLiveSync({
     onEvent(event, payload) {
       const change = payload as unknown as ElementEdit | ElementAdd | ElementRemove;
       seen(change.at);
-      if (change.origin === connection.clientId) return;
+      if (change.origin === ownOrigin) return;
       if (event === 'edit' && 'page' in change) onPageEdited?.((change as unknown as ElementPageEdit).page);
       else if (event === 'edit') {
         const { block } = change as ElementEdit;

@@ -28,14 +28,17 @@ export interface NestedEditors {
   depth: number;
   /** The page this editor edits and its workspace. */
   pageId: string;
+  /** Whose children its nested-page blocks are: the page's, or the page a synced block was made on (for that block's editor). */
+  childPagesOf: string;
   workspaceId: string | null;
   /** A published page shown to anyone: a synced block's page is read as a public page. */
   published: boolean;
   /**
    * A block to show that this editor does not hold (a search result or a reminder in a synced
-   * block): the synced block holding it takes it (`uid` set to null) and shows it once drawn.
+   * block): offered to the synced blocks drawn (`listeners`: the one holding it answers true and
+   * shows it); when none holds it yet, kept (`pending`) for those still loading.
    */
-  pendingReveal: { uid: string | null };
+  reveal: { pending: string | null; listeners: Set<(uid: string) => boolean> };
 }
 
 export const NestedEditorsContext = createContext<NestedEditors | null>(null);

@@ -1,4 +1,4 @@
-import { memo, useEffect, useState, type MouseEvent } from 'react';
+import { memo, useContext, useEffect, useState, type MouseEvent } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { useSlateStatic, type RenderElementProps } from 'slate-react';
 import { pagePath } from './block';
@@ -9,7 +9,7 @@ import { loadChildPages } from './childPages';
 import './document.css';
 import { PageIcon } from '../../../src/ui/icons';
 import { PageTypeIcon } from '../../../src/ui/pageTypeIcons';
-import { blockRootProps, editorPageId, editorT, type BlockViews } from '../../../src/editor/blockView';
+import { blockRootProps, editorPageId, editorT, NestedEditorsContext, type BlockViews } from '../../../src/editor/blockView';
 
 /**
  * A child page as a block: its icon (else its type's, as the sidebar shows it: a table for a database) and title (from the pages slice, else loaded with the parent
@@ -22,10 +22,12 @@ export const DocumentView = memo(function DocumentView({ attributes, children, e
   const dispatch = useAppDispatch();
   const page = useAppSelector((state) => selectPageById(state, block.pageId));
   const [missing, setMissing] = useState(false);
+  const nestedEditors = useContext(NestedEditorsContext);
 
   useEffect(() => {
     if (page) return;
-    const parentId = editorPageId(editor);
+    // A synced block's editor: its nested pages are children of the page it was made on.
+    const parentId = nestedEditors?.childPagesOf ?? editorPageId(editor);
     if (!parentId) return;
     let live = true;
     loadChildPages(parentId).then(
@@ -40,7 +42,7 @@ export const DocumentView = memo(function DocumentView({ attributes, children, e
     return () => {
       live = false;
     };
-  }, [page, editor, dispatch, block.pageId]);
+  }, [page, editor, dispatch, block.pageId, nestedEditors]);
 
   const open = (event: MouseEvent<HTMLAnchorElement>) => {
     // A plain click opens the page in the app; with a modifier the browser opens a new tab.

@@ -19,10 +19,11 @@ import {
   type BlockMakers,
   type BlockMenuItems,
   type BlockViews,
+  type NestedEditor,
 } from '../../../src/editor/blockView';
 import type { BlockElement } from '../../../schema/slate';
 import type { SyncedElement } from './block';
-import { copySynced, makeSynced, putStartingBlocks, syncedContent, syncedPath, takeStartingBlocks, unsync } from './sync';
+import { copySynced, hasStartingBlocks, makeSynced, movableIntoSynced, putStartingBlocks, syncedContent, syncedPath, takeStartingBlocks, unsync } from './sync';
 import './synced.css';
 
 type Loaded =
@@ -41,7 +42,10 @@ const stopEvent = (event: { stopPropagation(): void }) => event.stopPropagation(
 /** «История версий» of the synced block's page (the page's own dialog), loaded when first opened. */
 const HistoryDialog = lazy(() => import('../../../src/features/history/HistoryDialog').then((module) => ({ default: module.HistoryDialog })));
 
-/** The editors of the synced blocks drawn now, by page (the block menu's «Отвязать» reads the blocks there). */
+/** How soon a synced block whose page could not be read (no answer) reads it again. */
+const LOAD_RETRY_MS = 3_000;
+
+/** The editors of the synced blocks drawn now, by block (the block menu's «Отвязать» reads the blocks there). */
 const drawnEditors = new Map<string, Editor>();
 
 const SyncIcon = ({ size = 16 }: { size?: number }) => (
@@ -92,51 +96,92 @@ export function SyncedView({ attributes, children, element }: RenderElementProps
         at: undefined,
       }));
     const read = !published ? readAsMember() : signedIn ? readAsMember().catch(readPublic) : readPublic();
+    let retry: ReturnType<typeof setTimeout> | undefined;
     read.then(
       ({ page, blocks, at }) => live && setLoaded(page.synced ? { status: 'ready', page, blocks, at } : { status: 'gone' }),
-      (error: unknown) => live && setLoaded(published ? { status: 'noAccess' } : failureOf(error)),
+      (error: unknown) => {
+        if (!live) return;
+        const failure = published ? ({ status: 'noAccess' } as const) : failureOf(error);
+        setLoaded(failure);
+        // No answer (offline, the server restarting): read again shortly — a synced block just
+        // made waits for it to put its blocks in.
+        if (failure.status === 'failed') retry = setTimeout(() => setReloads((n) => n + 1), LOAD_RETRY_MS);
+      },
     );
     return () => {
       live = false;
+      clearTimeout(retry);
     };
   }, [block.pageId, reloads, tooDeep, published, signedIn]);
 
   const ready = loaded.status === 'ready' ? loaded : null;
-  // A search result's or a reminder's block inside it (the page's editor did not hold it): shown once its editor is there.
-  const wanted = nested?.pendingReveal.uid ?? null;
-  const revealUid = ready && wanted !== null && ready.blocks.some((b) => b.id === wanted) ? wanted : null;
+  // A search result's or a reminder's block inside it (the page's editor did not hold it): shown
+  // by its editor — asked for while it is drawn, or before it was loaded (`pending`).
+  const [revealUid, setRevealUid] = useState<string | null>(null);
   useEffect(() => {
-    if (revealUid !== null && nested) nested.pendingReveal.uid = null;
-  }, [revealUid, nested]);
+    const editor = inner.current;
+    if (!ready || !editor || !nested) return;
+    const holds = (uid: string) => editor.children.some((node) => (node as BlockElement).uid === uid);
+    const { reveal } = nested;
+    if (reveal.pending !== null && holds(reveal.pending)) {
+      setRevealUid(reveal.pending);
+      reveal.pending = null;
+    }
+    const listener = (uid: string) => {
+      if (!holds(uid)) return false;
+      // A new request each time (the same block asked for again is shown again).
+      setRevealUid(null);
+      requestAnimationFrame(() => setRevealUid(uid));
+      return true;
+    };
+    reveal.listeners.add(listener);
+    return () => {
+      reveal.listeners.delete(listener);
+    };
+  }, [ready, nested]);
   // A published page (and a version in the history dialog) shows it read-only, as the rest.
   const editable = ready !== null && !published && levelCanEdit(ready.page.accessLevel) && !ready.page.inTrash;
 
-  // Its editor known by its page while drawn (the block menu's «Отвязать», «Копировать и синхронизировать»).
+  // Its editor known by this block while drawn (the block menu's «Отвязать», «Копировать и синхронизировать»).
   useEffect(() => {
     const editor = inner.current;
     if (!ready || !editor) return;
-    drawnEditors.set(block.pageId, editor);
+    drawnEditors.set(block.uid, editor);
     return () => {
-      if (drawnEditors.get(block.pageId) === editor) drawnEditors.delete(block.pageId);
+      if (drawnEditors.get(block.uid) === editor) drawnEditors.delete(block.uid);
     };
-  }, [ready, block.pageId]);
+  }, [ready, block.uid]);
 
-  // A synced block just made: its blocks typed into its editor once it is there, the caret in the first.
-  const started = useRef(false);
+  // A synced block just made: its blocks typed into its editor once it is there (then its sync
+  // saves them), the caret in the first. Until then they are in this tab only: the page counts
+  // them as unsaved (its «Сохранено», its leave guard and the browser's question on closing).
+  const [starting, setStarting] = useState(() => hasStartingBlocks(block.pageId));
+  useEffect(() => {
+    if (!starting || !nested) return;
+    const waiting: NestedEditor = { unsaved: () => hasStartingBlocks(block.pageId), save: async () => undefined };
+    const leave = nested.attach(waiting);
+    nested.status(waiting, 'pending');
+    const warn = (event: BeforeUnloadEvent) => event.preventDefault();
+    window.addEventListener('beforeunload', warn);
+    return () => {
+      window.removeEventListener('beforeunload', warn);
+      leave();
+    };
+  }, [starting, nested, block.pageId]);
   useEffect(() => {
     const editor = inner.current;
-    if (!ready || !editable || !editor || started.current) return;
-    started.current = true;
+    if (!ready || !editable || !editor || !starting) return;
     const blocks = takeStartingBlocks(block.pageId);
+    setStarting(false);
     if (!blocks) return;
     putStartingBlocks(editor, blocks);
     requestAnimationFrame(() => {
       Transforms.select(editor, Editor.start(editor, [1]));
       ReactEditor.focus(editor as ReactEditor);
     });
-  }, [ready, editable, block.pageId]);
+  }, [ready, editable, starting, block.pageId]);
 
-  const copy = useCallback(() => copyWithToast(block.pageId), [block.pageId]);
+  const copy = useCallback(() => copyWithToast(block), [block]);
   const unlink = useCallback(() => {
     const path = syncedPath(outer, block.uid);
     if (!path) return;
@@ -225,9 +270,9 @@ export function SyncedView({ attributes, children, element }: RenderElementProps
 }
 
 /** «Копировать и синхронизировать»: the synced block to the clipboard, and a toast that says what to do with it. */
-function copyWithToast(pageId: string): void {
-  const editor = drawnEditors.get(pageId);
-  copySynced(pageId, editor ? syncedContent(editor) : []).then(
+function copyWithToast(block: SyncedElement): void {
+  const editor = drawnEditors.get(block.uid);
+  copySynced(block.pageId, Promise.resolve(editor ? syncedContent(editor) : [])).then(
     () => showToast(editorT('synced.copied'), 'info', 5_000),
     () => showToast(editorT('synced.failed'), 'error'),
   );
@@ -236,14 +281,11 @@ function copyWithToast(pageId: string): void {
 /** «Отвязать» the synced block at `index` (its blocks read from its editor, which must be drawn). */
 function unlinkAt(editor: Editor, index: number): void {
   const block = editor.children[index] as SyncedElement | undefined;
-  const inner = block ? drawnEditors.get(block.pageId) : undefined;
+  const inner = block ? drawnEditors.get(block.uid) : undefined;
   if (!inner) return;
   unsync(editor, index, syncedContent(inner));
   showToast(editorT('synced.unsynced'));
 }
-
-/** Blocks that cannot move into a synced block's page: a database (its rows are pages of this one), a column alone, a synced block. */
-const STAYS = new Set(['databaseBlock', 'databaseRowBlock', 'columnBlock', 'syncedBlock', 'pageHeadingBlock']);
 
 export const blockViews: BlockViews = { syncedBlock: SyncedView };
 
@@ -272,13 +314,13 @@ export const blockMenuItems: BlockMenuItems = {
     {
       id: 'synced.copy',
       label: 'synced.copyAndSync',
-      shows: (editor, index) => drawnEditors.has((editor.children[index] as SyncedElement).pageId),
-      run: (editor, index) => copyWithToast((editor.children[index] as SyncedElement).pageId),
+      shows: (editor, index) => drawnEditors.has((editor.children[index] as SyncedElement).uid),
+      run: (editor, index) => copyWithToast(editor.children[index] as SyncedElement),
     },
     {
       id: 'synced.unsync',
       label: 'synced.unsync',
-      shows: (editor, index) => drawnEditors.has((editor.children[index] as SyncedElement).pageId),
+      shows: (editor, index) => drawnEditors.has((editor.children[index] as SyncedElement).uid),
       run: (editor, index) => unlinkAt(editor, index),
     },
   ],
@@ -286,15 +328,18 @@ export const blockMenuItems: BlockMenuItems = {
     {
       id: 'synced.make',
       label: 'synced.copyAndSync',
-      shows: (editor, index, { nested }) => !nested && !STAYS.has((editor.children[index] as BlockElement).type),
+      shows: (editor, index, { nested }) => !nested && movableIntoSynced(editor, index),
       run: (editor, index, { pageId }) => {
         const uid = (editor.children[index] as BlockElement).uid;
-        makeSynced(editor, pageId, { uid })
-          .then(({ synced, blocks }) => copySynced(synced.pageId, blocks))
-          .then(
-            () => showToast(editorT('synced.copied'), 'info', 5_000),
-            () => showToast(editorT('synced.failed'), 'error'),
-          );
+        const made = makeSynced(editor, pageId, { uid });
+        // The clipboard is written now, in the click (browsers allow it there), with what it holds once made.
+        copySynced(
+          made.then(({ synced }) => synced.pageId),
+          made.then(({ blocks }) => blocks),
+        ).then(
+          () => showToast(editorT('synced.copied'), 'info', 5_000),
+          () => showToast(editorT('synced.failed'), 'error'),
+        );
       },
     },
   ],

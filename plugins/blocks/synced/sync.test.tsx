@@ -1,9 +1,9 @@
-import { Node } from 'slate';
+import { Editor, Node, Transforms } from 'slate';
 import { HistoryEditor } from 'slate-history';
 import { installFetch } from '../../../src/editor/blocks/testing';
 import { blockWith, doc, editorWith, text, title } from '../../testDocument';
 import type { BlockElement } from '../../../schema/slate';
-import { makeSynced, putStartingBlocks, syncedContent, takeStartingBlocks, unsync } from './sync';
+import { makeSynced, movableIntoSynced, putStartingBlocks, syncedContent, takeStartingBlocks, unsync } from './sync';
 import { syncedBlock } from './block';
 import { newElement } from '../../../schema/element';
 
@@ -55,12 +55,33 @@ describe('synced blocks in the editor', () => {
 
   it('from the slash menu: the empty paragraph is replaced and the synced block starts with one empty paragraph', async () => {
     const calls = answerWithPage();
-    const editor = editorWith(doc(title(), text('a', 'Выше'), text('s', '/синхр')));
+    // (The menu has taken the typed «/синхр» out of the line.)
+    const editor = editorWith(doc(title(), text('a', 'Выше'), text('s')));
     await makeSynced(editor, HOLDER, { uid: 's' }, []);
     const pageId = (calls[0].body as { id: string }).id;
     // (A page does not end with a void block: a paragraph follows it, as after a divider.)
     expect(shape(editor.children)).toEqual(['pageHeadingBlock:0:Plan', 'textBlock:0:Выше', 'syncedBlock:0:', 'textBlock:0:']);
     expect(shape(takeStartingBlocks(pageId)!)).toEqual(['textBlock:0:']);
+  });
+
+  it('from the slash menu, the line typed into during the round trip: kept, the synced block after it', async () => {
+    answerWithPage();
+    const editor = editorWith(doc(title(), text('s')));
+    Transforms.select(editor, Editor.start(editor, [1]));
+    const made = makeSynced(editor, HOLDER, { uid: 's' }, []);
+    editor.insertText('набрано');
+    await made;
+    expect(shape(editor.children)).toEqual(['pageHeadingBlock:0:Plan', 'textBlock:0:набрано', 'syncedBlock:0:', 'textBlock:0:']);
+  });
+
+  it('a block with a database (or a synced block) under it does not move into one', async () => {
+    const calls = answerWithPage();
+    const editor = editorWith(doc(title(), text('t', 'Над таблицей'), blockWith('databaseBlock', 'db', { depth: 1 }), text('u', 'Другой')));
+    expect(movableIntoSynced(editor, 1)).toBe(false);
+    expect(movableIntoSynced(editor, 3)).toBe(true);
+    await expect(makeSynced(editor, HOLDER, { uid: 't' })).rejects.toBeDefined();
+    expect(shape(editor.children)).toEqual(['pageHeadingBlock:0:Plan', 'textBlock:0:Над таблицей', 'databaseBlock:1:', 'textBlock:0:Другой']);
+    expect(calls).toHaveLength(1);
   });
 
   it('nothing changes when the page cannot be made', async () => {

@@ -18,6 +18,20 @@ import { syncedBlock, SYNCED_ATTRIBUTE, type SyncedElement } from './block';
 /** Blocks a new synced block's editor starts with, by its page id: taken once by its view. */
 const startingBlocks = new Map<string, BlockElement[]>();
 
+/** Whether a synced block's starting blocks wait for its editor (the page counts them as unsaved meanwhile). */
+export const hasStartingBlocks = (pageId: string): boolean => startingBlocks.has(pageId);
+
+/** Blocks that cannot move into a synced block's page: a database (its rows are pages of this one), a column alone, a synced block (they do not nest). */
+const STAYS = new Set(['databaseBlock', 'databaseRowBlock', 'columnBlock', 'syncedBlock', 'pageHeadingBlock']);
+
+/** Whether the block at `index` may become a synced block with the blocks under it: none of them stays. */
+export function movableIntoSynced(editor: Editor, index: number): boolean {
+  if (index < 1 || index >= editor.children.length) return false;
+  const end = subtreeEnd(editor, index);
+  for (let i = index; i < end; i++) if (STAYS.has((editor.children[i] as BlockElement).type)) return false;
+  return true;
+}
+
 /** The blocks a synced block's editor starts with, once (its view takes them when its editor is drawn). */
 export function takeStartingBlocks(pageId: string): BlockElement[] | undefined {
   const blocks = startingBlocks.get(pageId);
@@ -55,7 +69,11 @@ export async function makeSynced(
   const first = indexOf(at.uid);
   if (first < 1) throw new Error('the block is gone');
   const last = at.lastUid === undefined ? first : Math.max(first, indexOf(at.lastUid));
+  // The slash menu's line: replaced while still empty; typed into meanwhile, the block goes after it.
+  const slashLine = blocks ? (editor.children[first] as BlockElement) : null;
+  const keepLine = slashLine !== null && Node.string(slashLine) !== '';
   const end = blocks ? first + 1 : subtreeEnd(editor, last);
+  if (!blocks) for (let i = first; i < end; i++) if (!movableIntoSynced(editor, i)) throw new Error('a block here cannot move into a synced block');
   const taken = editor.children.slice(first, end) as BlockElement[];
   const base = depthOf(taken[0]);
   // Moved, not copied: fresh uids (a block lives in one page), the same nested pages.
@@ -63,11 +81,12 @@ export async function makeSynced(
   const starting = content.length > 0 ? content : [emptyTextBlock()];
   startingBlocks.set(page.id, starting);
   const synced = syncedElement(page.id, base);
+  const place = keepLine ? first + 1 : first;
   Editor.withoutNormalizing(editor, () => {
-    for (let i = end - 1; i >= first; i--) Transforms.removeNodes(editor, { at: [i] });
-    Transforms.insertNodes(editor, synced, { at: [first] });
+    if (!keepLine) for (let i = end - 1; i >= first; i--) Transforms.removeNodes(editor, { at: [i] });
+    Transforms.insertNodes(editor, synced, { at: [place] });
   });
-  Transforms.select(editor, Editor.start(editor, [first]));
+  Transforms.select(editor, Editor.start(editor, [place]));
   return { synced, blocks: starting };
 }
 
@@ -104,16 +123,16 @@ export function syncedContent(inner: Editor): BlockElement[] {
  * «Копировать и синхронизировать»: the clipboard gets the synced block (HTML: the marker the
  * paste reads back as one more instance of it) and its text as plain text (pasted elsewhere).
  */
-export async function copySynced(pageId: string, blocks: readonly BlockElement[]): Promise<void> {
-  const html = syncedBlock.html!.serialize({ pageId }, '');
-  const text = blocks.map((block) => Node.string(block)).join('\n');
+export async function copySynced(pageId: string | Promise<string>, blocks: Promise<readonly BlockElement[]>): Promise<void> {
+  // Written at once with what is to come (a synced block being made): browsers let a page write
+  // the clipboard in a click, not after a request's round trip.
+  const html = Promise.resolve(pageId).then((id) => new Blob([syncedBlock.html!.serialize({ pageId: id }, '')], { type: 'text/html' }));
+  const text = blocks.then((list) => new Blob([list.map((block) => Node.string(block)).join('\n')], { type: 'text/plain' }));
   if (typeof ClipboardItem !== 'undefined' && navigator.clipboard?.write) {
-    await navigator.clipboard.write([
-      new ClipboardItem({ 'text/html': new Blob([html], { type: 'text/html' }), 'text/plain': new Blob([text], { type: 'text/plain' }) }),
-    ]);
+    await navigator.clipboard.write([new ClipboardItem({ 'text/html': html, 'text/plain': text })]);
     return;
   }
-  await navigator.clipboard.writeText(text);
+  await navigator.clipboard.writeText(await (await text).text());
 }
 
 /** Whether the HTML of a copy is a synced block's marker (tests). */

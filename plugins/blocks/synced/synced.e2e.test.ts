@@ -247,3 +247,35 @@ it('published: anyone reads the synced block of a published page it was made on;
   await eventually(() => syncedTexts(a), ['Видно всем|Найди меня здесь'], 10_000);
   await a.close();
 });
+
+it('twice on one page (duplicated): what is typed in one shows in the other, in this tab too; ← at its start does not reach its hidden title', async () => {
+  const a = await alice.newPage();
+  await a.goto(server.url + '/');
+  await newPage(a, 'Дважды');
+  await makeSyncedBlock(a);
+  await a.keyboard.type('Один');
+  await saved(a);
+  await a.locator('.block-synced').hover();
+  await a.locator('.block-synced .synced-name').hover();
+  await a.locator('.block-handle').first().click();
+  await a.getByRole('menuitem', { name: /Дублировать/ }).click();
+  await eventually(() => syncedTexts(a), ['Один', 'Один'], 10_000);
+  await typeInSynced(a, ' и два');
+  await saved(a);
+  await eventually(() => syncedTexts(a), ['Один и два', 'Один и два'], 10_000);
+  // Typed in the second: the first follows.
+  await a.locator('.block-synced .document-editor p').nth(1).click();
+  await a.keyboard.press('End');
+  await a.keyboard.type('!');
+  await saved(a);
+  await eventually(() => syncedTexts(a), ['Один и два!', 'Один и два!'], 10_000);
+  // ← at the start of its first line stays in its blocks (its title is not shown): typing lands there.
+  await a.locator('.block-synced .document-editor p').first().click();
+  await a.keyboard.press('Home');
+  await a.keyboard.press('ArrowLeft');
+  await a.keyboard.press('Control+Home');
+  await a.keyboard.type('>');
+  await saved(a);
+  await eventually(() => syncedTexts(a), ['>Один и два!', '>Один и два!'], 10_000);
+  await a.close();
+});
