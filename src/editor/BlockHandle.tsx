@@ -18,7 +18,7 @@ import type { BlockElement, BlockElementType } from '../../schema/slate';
 import { MENU_DEFINITIONS } from './slashMenu';
 import { DragHandleIcon } from '../ui/icons';
 import { BLOCK_MENU_ITEMS } from './blocks';
-import { NestedEditorsContext, type BlockMakerContext } from './nestedEditors';
+import { HostBlockMenuContext, NestedEditorsContext, type BlockMakerContext } from './nestedEditors';
 import './blockHandle.css';
 
 interface Hovered {
@@ -214,6 +214,7 @@ export function BlockHandle({
   const menuBlock = menu ? (editor.children[menu.index] as BlockElement | undefined) : undefined;
   // The items the block types' views add (a synced block's «Копировать и синхронизировать», «Отвязать»).
   const nested = useContext(NestedEditorsContext);
+  const host = useContext(HostBlockMenuContext);
   const menuContext: BlockMakerContext | null =
     menu && nested ? { path: [menu.index], pageId: nested.pageId, workspaceId: nested.workspaceId, nested: nested.depth > 0 } : null;
   const addedItems =
@@ -331,6 +332,26 @@ export function BlockHandle({
             <button type="button" role="menuitem" tabIndex={-1} className="is-danger" onClick={() => act(() => deleteBlocks(editor, menu.index, menu.index))}>
               {t('blockMenu.delete')} <kbd>Del</kbd>
             </button>
+            {host && host.items.length > 0 ? (
+              <>
+                <div className="block-menu-divider" />
+                <div className="block-menu-section">{host.title}</div>
+                {host.items.map((item) => (
+                  <button
+                    key={item.id}
+                    type="button"
+                    role="menuitem"
+                    tabIndex={-1}
+                    onClick={() => {
+                      setMenu(null);
+                      item.run();
+                    }}
+                  >
+                    {item.label}
+                  </button>
+                ))}
+              </>
+            ) : null}
           </div>
         </>
       ) : null}

@@ -34,7 +34,15 @@ export interface BlockMenuItem {
 }
 /** The block menu's items a View.tsx adds: by element type, or `any` for every block. */
 export type BlockMenuItems = Partial<Record<SlateElement['type'] | 'any', readonly BlockMenuItem[]>>;
-export { NestedEditorsContext, type NestedEditor, type NestedEditors, type BlockMaker, type BlockMakerContext } from './nestedEditors';
+export {
+  HostBlockMenuContext,
+  NestedEditorsContext,
+  type HostMenuItem,
+  type NestedEditor,
+  type NestedEditors,
+  type BlockMaker,
+  type BlockMakerContext,
+} from './nestedEditors';
 import type { BlockMaker, BlockMakerContext } from './nestedEditors';
 import type { Editor } from 'slate';
 

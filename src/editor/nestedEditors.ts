@@ -55,3 +55,15 @@ export interface BlockMakerContext {
 
 /** Makes a block type that needs more than its default data (a synced block: its page first). */
 export type BlockMaker = (editor: Editor, context: BlockMakerContext) => void;
+
+/**
+ * The block menu of the block an editor is drawn in (a synced block's «Отвязать», «Копировать и
+ * синхронизировать»), offered in that editor's own block menu too: with the caret inside, Ctrl+/
+ * is how a keyboard reaches them.
+ */
+export interface HostMenuItem {
+  id: string;
+  label: string;
+  run(): void;
+}
+export const HostBlockMenuContext = createContext<{ title: string; items: readonly HostMenuItem[] } | null>(null);

@@ -1,4 +1,4 @@
-import { lazy, Suspense, useCallback, useContext, useEffect, useRef, useState } from 'react';
+import { lazy, Suspense, useCallback, useContext, useEffect, useMemo, useRef, useState } from 'react';
 import { Editor, Transforms } from 'slate';
 import { ReactEditor, useSelected, useSlateStatic, type RenderElementProps } from 'slate-react';
 import { wireElementSchema, type WireElement } from '../../../schema/element';
@@ -13,6 +13,7 @@ import { showToast } from '../../../src/ui/Toast';
 import {
   blockRootProps,
   editorT,
+  HostBlockMenuContext,
   Icon,
   NestedEditorsContext,
   type BlockIcons,
@@ -189,6 +190,20 @@ export function SyncedView({ attributes, children, element }: RenderElementProps
     ReactEditor.focus(outer as ReactEditor);
   }, [outer, block.uid]);
 
+  // Its bar's actions, in its own editor's block menu too (Ctrl+/ with the caret inside: the keyboard's way to them).
+  const hostMenu = useMemo(
+    () =>
+      outerEditable
+        ? {
+            title: editorT('synced.label'),
+            items: [
+              { id: 'synced.copy', label: editorT('synced.copyAndSync'), run: copy },
+              { id: 'synced.unsync', label: editorT('synced.unsync'), run: unlink },
+            ],
+          }
+        : null,
+    [outerEditable, copy, unlink],
+  );
   const Nested = nested?.Editor;
   let body;
   if (tooDeep) body = <p className="synced-note">{editorT('synced.nested')}</p>;
@@ -201,24 +216,26 @@ export function SyncedView({ attributes, children, element }: RenderElementProps
     );
   else
     body = (
-      <Nested
-        key={`${loaded.page.id}:${loaded.at ?? ''}`}
-        page={loaded.page}
-        blocks={loaded.blocks}
-        canEdit={editable}
-        embedded={{ label: editorT('synced.label') }}
-        editorRef={inner}
-        revealUid={revealUid}
-        published={published}
-        live={
-          realtime && user && !published
-            ? { connection: realtime, userId: user.id, since: loaded.at, onReloadNeeded: () => setReloads((n) => n + 1) }
-            : undefined
-        }
-        onTitleEdited={() => undefined}
-        saveTitle={async () => undefined}
-        onSyncStatus={setStatus}
-      />
+      <HostBlockMenuContext.Provider value={hostMenu}>
+        <Nested
+          key={`${loaded.page.id}:${loaded.at ?? ''}`}
+          page={loaded.page}
+          blocks={loaded.blocks}
+          canEdit={editable}
+          embedded={{ label: editorT('synced.label') }}
+          editorRef={inner}
+          revealUid={revealUid}
+          published={published}
+          live={
+            realtime && user && !published
+              ? { connection: realtime, userId: user.id, since: loaded.at, onReloadNeeded: () => setReloads((n) => n + 1) }
+              : undefined
+          }
+          onTitleEdited={() => undefined}
+          saveTitle={async () => undefined}
+          onSyncStatus={setStatus}
+        />
+      </HostBlockMenuContext.Provider>
     );
   const ok = loaded.status === 'ready';
   return (

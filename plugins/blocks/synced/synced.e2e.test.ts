@@ -159,6 +159,16 @@ it('looks right: hovered with its bar, dark, 375 px; no accessibility violations
   await shoot(a, 'synced-history-1280');
   await a.keyboard.press('Escape');
   await history.waitFor({ state: 'detached' });
+  // From the keyboard: ↓ from the line above goes into its blocks; Ctrl+/ there opens the block
+  // menu, which offers the synced block's own actions too.
+  await a.locator('[data-slate-editor] p', { hasText: 'Текст над блоком' }).click();
+  await a.keyboard.press('End');
+  await a.keyboard.press('ArrowDown');
+  await a.keyboard.press('Control+/');
+  await a.getByRole('menuitem', { name: 'Отвязать' }).waitFor();
+  await expect(a.getByRole('menuitem', { name: 'Копировать и синхронизировать' }).count()).resolves.toBe(1);
+  await shoot(a, 'synced-menu-by-key-1280');
+  await a.keyboard.press('Escape');
   await a.emulateMedia({ colorScheme: 'dark' });
   await shoot(a, 'synced-dark-1280');
   await a.setViewportSize({ width: 375, height: 800 });
