@@ -423,8 +423,15 @@ it('a link shows its card after 300 ms of hover (address, Открыть, Изм
   // The caret is back in the link once the browser's selection is there again (a loaded machine
   // puts it back a moment after the focus; Ctrl+K before that finds no link at the caret: CI, ddfa0e7).
   await eventually(() => page.evaluate(() => !!window.getSelection()?.anchorNode?.parentElement?.closest('[data-slate-editor] a')), true, 5_000);
-  await page.keyboard.press('Control+k');
-  await eventually(async () => ['Открыть', 'Изменить', 'Удалить ссылку'].includes(await focused()), true, 2_000);
+  // (Pressed again if the first press found the editor's selection not yet where the browser's is:
+  // a loaded CI run, three sessions in a row; alone it passes every time.)
+  const inCard = async () => ['Открыть', 'Изменить', 'Удалить ссылку'].includes(await focused());
+  for (let attempt = 0; attempt < 3 && !(await inCard()); attempt += 1) {
+    await page.keyboard.press('Control+k');
+    const until = Date.now() + 2_000;
+    while (Date.now() < until && !(await inCard())) await page.waitForTimeout(50);
+  }
+  await expect(inCard()).resolves.toBe(true);
   await page.keyboard.press('ArrowLeft');
   await expect(focused()).resolves.toBe('Удалить ссылку');
   await page.keyboard.press('Enter');

@@ -136,7 +136,7 @@ it('one synced block on two pages: edited from either, live; Bob without the fir
   // Bob's second page follows: the block there is a plain copy now too.
   await b.locator('[data-slate-editor] p', { hasText: '(копия)' }).waitFor({ timeout: 10_000 });
   await Promise.all([a.close(), a1.close(), b.close()]);
-});
+}, 90_000);
 
 it('looks right: hovered with its bar, dark, 375 px; no accessibility violations', async () => {
   const a = await alice.newPage();
@@ -177,7 +177,7 @@ it('looks right: hovered with its bar, dark, 375 px; no accessibility violations
   const overflow = await a.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
   expect(overflow).toBeLessThanOrEqual(0);
   await a.close();
-});
+}, 90_000);
 
 it('from the block menu: a list item with the block under it becomes a synced block and is copied; pasted elsewhere it is the same; «Отвязать» from the menu', async () => {
   const a = await alice.newPage();
@@ -219,7 +219,7 @@ it('from the block menu: a list item with the block under it becomes a synced bl
   await a.locator('[data-slate-editor] li, [data-slate-editor] [data-block-id]', { hasText: 'вложенный' }).first().waitFor();
   await saved(a);
   await a.close();
-});
+}, 90_000);
 
 it('published: anyone reads the synced block of a published page it was made on; a search result inside it is shown there; its content’s address opens its page', async () => {
   const a = await alice.newPage();
@@ -256,7 +256,7 @@ it('published: anyone reads the synced block of a published page it was made on;
   await a.waitForURL(url);
   await eventually(() => syncedTexts(a), ['Видно всем|Найди меня здесь'], 10_000);
   await a.close();
-});
+}, 90_000);
 
 it('twice on one page (duplicated): what is typed in one shows in the other, in this tab too; ← at its start does not reach its hidden title', async () => {
   const a = await alice.newPage();
@@ -288,4 +288,4 @@ it('twice on one page (duplicated): what is typed in one shows in the other, in 
   await saved(a);
   await eventually(() => syncedTexts(a), ['>Один и два!', '>Один и два!'], 10_000);
   await a.close();
-});
+}, 90_000);
