@@ -211,7 +211,7 @@ export function SyncedView({ attributes, children, element }: RenderElementProps
   else if (loaded.status !== 'ready' || !Nested)
     body = (
       <p className="synced-note synced-missing">
-        {editorT(loaded.status === 'noAccess' ? 'synced.noAccess' : loaded.status === 'gone' ? 'synced.gone' : 'synced.failed')}
+        {editorT(loaded.status === 'noAccess' ? 'synced.noAccess' : loaded.status === 'gone' ? 'synced.gone' : 'synced.loadFailed')}
       </p>
     );
   else
@@ -291,7 +291,7 @@ function copyWithToast(block: SyncedElement): void {
   const editor = drawnEditors.get(block.uid);
   copySynced(block.pageId, Promise.resolve(editor ? syncedContent(editor) : [])).then(
     () => showToast(editorT('synced.copied'), 'info', 5_000),
-    () => showToast(editorT('synced.failed'), 'error'),
+    () => showToast(editorT('synced.copyFailed'), 'error'),
   );
 }
 
