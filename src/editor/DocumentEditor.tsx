@@ -186,6 +186,8 @@ export function DocumentEditor({
   // of the page a synced block was made on, for that block's editor (its own page has no children).
   const childPagesOf = page.synced && page.parentId ? page.parentId : page.id;
   const isEmbedded = embedded !== undefined;
+  // How many editable editors are drawn in this one (synced blocks): the page's leave guard waits for them.
+  const [editableNested, setEditableNested] = useState(0);
   // A synced block's editor writes as itself: another editor of the same page in this tab (the
   // block shown twice) hears its writes as anyone else's, not as its own echo.
   const [clientId] = useState(() => (embedded ? newId() : undefined));
@@ -353,7 +355,7 @@ export function DocumentEditor({
   // after it is gone too, until its edits are saved.
   useEffect(() => {
     if (!isEmbedded || !outer) return;
-    const me: NestedEditor = { unsaved, save };
+    const me: NestedEditor = { unsaved, save, editable: canEdit };
     self.current = me;
     const leave = outer.attach(me);
     tellStatus.current();
@@ -368,14 +370,16 @@ export function DocumentEditor({
       };
       leaveWhenSaved();
     };
-  }, [isEmbedded, outer, unsaved, save, queue]);
+  }, [isEmbedded, outer, unsaved, save, queue, canEdit]);
   const nestedEditors = useMemo<NestedEditors>(
     () => ({
       Editor: DocumentEditor,
       attach: (editor) => {
         nested.current.set(editor, 'saved');
+        if (editor.editable) setEditableNested((n) => n + 1);
         return () => {
           nested.current.delete(editor);
+          if (editor.editable) setEditableNested((n) => n - 1);
           tellStatus.current();
         };
       },
@@ -620,8 +624,9 @@ export function DocumentEditor({
             {/* The link just pasted has the paste's menu under it, not also its card. */}
             {pasteLink.menu ?? linkCard.card}
             {blockSelection.style}
-            {/* Not only when the page is editable: a synced block in it may be (its page's editors may edit it). */}
-            {!embedded ? <LeaveGuard unsaved={unsaved} save={save} /> : null}
+            {/* Also when only a synced block in it is editable (its page's editors may edit it). One
+                guard a page: a router heeds one blocker (the history dialog's read-only editor has none). */}
+            {!embedded && (canEdit || editableNested > 0) ? <LeaveGuard unsaved={unsaved} save={save} /> : null}
             {databaseRemoval.dialog}
             <div
               className={embedded ? 'document-editor-frame is-embedded' : 'document-editor-frame'}

@@ -9,6 +9,8 @@ export interface NestedEditor {
   unsaved(): boolean;
   /** Sends everything now; resolves when its queue is empty (or gave up for now). */
   save(): Promise<void>;
+  /** It may be edited (a read-only one needs no leave guard). */
+  editable: boolean;
 }
 
 /**

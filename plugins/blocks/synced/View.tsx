@@ -159,7 +159,7 @@ export function SyncedView({ attributes, children, element }: RenderElementProps
   const [starting, setStarting] = useState(() => hasStartingBlocks(block.pageId));
   useEffect(() => {
     if (!starting || !nested) return;
-    const waiting: NestedEditor = { unsaved: () => hasStartingBlocks(block.pageId), save: async () => undefined };
+    const waiting: NestedEditor = { unsaved: () => hasStartingBlocks(block.pageId), save: async () => undefined, editable: true };
     const leave = nested.attach(waiting);
     nested.status(waiting, 'pending');
     const warn = (event: BeforeUnloadEvent) => event.preventDefault();
