@@ -7,6 +7,11 @@ export function blockAt(editor: Editor, index: number): BlockElement | undefined
   return node && Element.isElement(node) ? (node as BlockElement) : undefined;
 }
 
+/** The index of the top-level block with this uid; -1 when it is not there. */
+export function blockIndexOf(editor: Editor, uid: string): number {
+  return editor.children.findIndex((n) => Element.isElement(n) && (n as BlockElement).uid === uid);
+}
+
 /** Every top-level block, in document order. */
 export function topBlocks(editor: Editor): BlockElement[] {
   return editor.children.filter((n): n is BlockElement => Element.isElement(n));

@@ -221,6 +221,20 @@ export function twoPeopleSuite(emailA: string, emailB: string) {
   };
 }
 
+/** Shares a page with someone by e-mail from a signed-in page (`member/add`): the answer's status. */
+export const shareByEmail = (page: Page, pageId: string, email: string, accessLevel: 'read' | 'edit') =>
+  page.evaluate(
+    async ([id, who, level]) =>
+      (
+        await fetch(`/api/v3/spaces/element/${id}/member/add`, {
+          method: 'POST',
+          headers: { 'X-App-Type': 'Web', 'Content-Type': 'application/json' },
+          body: JSON.stringify([{ email: who, accessLevel: level }]),
+        })
+      ).status,
+    [pageId, email, accessLevel] as const,
+  );
+
 /** Where browser tests put the screenshots people look at (gitignored). */
 export const SHOTS_DIR = path.resolve(process.cwd(), '.tmp/shots');
 

@@ -1,5 +1,5 @@
 import type { BrowserContext, Page } from 'playwright-core';
-import { dragBeside, eventually, newPage, pageReady, saved, twoPeopleSuite } from '../../../test/helpers/editorPage';
+import { dragBeside, eventually, newPage, pageReady, saved, shareByEmail, twoPeopleSuite } from '../../../test/helpers/editorPage';
 import type { ServerProcess } from '../../../test/helpers/serverProcess';
 
 /*
@@ -9,7 +9,6 @@ import type { ServerProcess } from '../../../test/helpers/serverProcess';
  * it was typed, both see the same columns, and a reload shows them again.
  */
 
-const HEADERS = { 'X-App-Type': 'Web', 'Content-Type': 'application/json' };
 const people = twoPeopleSuite('alice.columns@example.com', 'bob.columns@example.com');
 let server: ServerProcess;
 let alice: BrowserContext;
@@ -47,18 +46,7 @@ it('two people in two columns: what each types lands in their column, a drag bes
   await a.keyboard.press('Enter');
   await a.keyboard.type('Левая');
   await saved(a);
-  const shared = await a.evaluate(
-    async ([id, headers]) =>
-      (
-        await fetch(`/api/v3/spaces/element/${id}/member/add`, {
-          method: 'POST',
-          headers,
-          body: JSON.stringify([{ email: 'bob.columns@example.com', accessLevel: 'edit' }]),
-        })
-      ).status,
-    [pageId, HEADERS] as const,
-  );
-  expect(shared).toBe(200);
+  expect(await shareByEmail(a, pageId, 'bob.columns@example.com', 'edit')).toBe(200);
 
   const b = await bob.newPage();
   await b.goto(url);

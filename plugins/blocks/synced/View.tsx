@@ -24,7 +24,8 @@ import {
 } from '../../../src/editor/blockView';
 import type { BlockElement } from '../../../schema/slate';
 import type { SyncedElement } from './block';
-import { copySynced, hasStartingBlocks, makeSynced, movableIntoSynced, putStartingBlocks, syncedContent, syncedPath, takeStartingBlocks, unsync } from './sync';
+import { blockIndexOf } from '../../queries';
+import { copySynced, hasStartingBlocks, makeSynced, movableIntoSynced, putStartingBlocks, syncedContent, takeStartingBlocks, unsync } from './sync';
 import './synced.css';
 
 type Loaded =
@@ -122,7 +123,7 @@ export function SyncedView({ attributes, children, element }: RenderElementProps
   useEffect(() => {
     const editor = inner.current;
     if (!ready || !editor || !nested) return;
-    const holds = (uid: string) => editor.children.some((node) => (node as BlockElement).uid === uid);
+    const holds = (uid: string) => blockIndexOf(editor, uid) >= 0;
     const { reveal } = nested;
     if (reveal.pending !== null && holds(reveal.pending)) {
       setRevealUid(reveal.pending);
@@ -184,9 +185,9 @@ export function SyncedView({ attributes, children, element }: RenderElementProps
 
   const copy = useCallback(() => copyWithToast(block), [block]);
   const unlink = useCallback(() => {
-    const path = syncedPath(outer, block.uid);
-    if (!path) return;
-    unlinkAt(outer, path[0]);
+    const index = blockIndexOf(outer, block.uid);
+    if (index < 1) return;
+    unlinkAt(outer, index);
     ReactEditor.focus(outer as ReactEditor);
   }, [outer, block.uid]);
 

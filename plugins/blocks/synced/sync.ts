@@ -1,13 +1,14 @@
-import { Editor, Element, Node, Transforms, type Path } from 'slate';
+import { Editor, Node, Transforms } from 'slate';
 import { HistoryEditor } from 'slate-history';
 import { wireElementSchema, type WireElement } from '../../../schema/element';
 import { newId } from '../../../schema/ids';
 import { depthOf, type BlockElement } from '../../../schema/slate';
 import { freshCopies } from '../../withBlockActions/blockActions';
 import { subtreeEnd } from '../../withStructure';
+import { blockIndexOf } from '../../queries';
 import { emptyTextBlock } from '../../withPageHeading';
 import { api, elementUrl } from '../../../src/app/api';
-import { syncedBlock, SYNCED_ATTRIBUTE, type SyncedElement } from './block';
+import { syncedBlock, type SyncedElement } from './block';
 
 /**
  * The synced block's work in the page editor: making one (its page on the server first, then the
@@ -27,9 +28,7 @@ const STAYS = new Set(['databaseBlock', 'databaseRowBlock', 'columnBlock', 'sync
 /** Whether the block at `index` may become a synced block with the blocks under it: none of them stays. */
 export function movableIntoSynced(editor: Editor, index: number): boolean {
   if (index < 1 || index >= editor.children.length) return false;
-  const end = subtreeEnd(editor, index);
-  for (let i = index; i < end; i++) if (STAYS.has((editor.children[i] as BlockElement).type)) return false;
-  return true;
+  return !(editor.children.slice(index, subtreeEnd(editor, index)) as BlockElement[]).some((block) => STAYS.has(block.type));
 }
 
 /** The blocks a synced block's editor starts with, once (its view takes them when its editor is drawn). */
@@ -64,17 +63,16 @@ export async function makeSynced(
   blocks?: BlockElement[],
 ): Promise<{ synced: SyncedElement; blocks: BlockElement[] }> {
   const page = await createSyncedPage(holderId);
-  const indexOf = (uid: string) => editor.children.findIndex((node) => Element.isElement(node) && (node as BlockElement).uid === uid);
   // Where is decided after the round trip, by uid: the page may have changed meanwhile.
-  const first = indexOf(at.uid);
+  const first = blockIndexOf(editor, at.uid);
   if (first < 1) throw new Error('the block is gone');
-  const last = at.lastUid === undefined ? first : Math.max(first, indexOf(at.lastUid));
+  const last = at.lastUid === undefined ? first : Math.max(first, blockIndexOf(editor, at.lastUid));
   // The slash menu's line: replaced while still empty; typed into meanwhile, the block goes after it.
   const slashLine = blocks ? (editor.children[first] as BlockElement) : null;
   const keepLine = slashLine !== null && Node.string(slashLine) !== '';
   const end = blocks ? first + 1 : subtreeEnd(editor, last);
-  if (!blocks) for (let i = first; i < end; i++) if (!movableIntoSynced(editor, i)) throw new Error('a block here cannot move into a synced block');
   const taken = editor.children.slice(first, end) as BlockElement[];
+  if (!blocks && taken.some((block) => STAYS.has(block.type))) throw new Error('a block here cannot move into a synced block');
   const base = depthOf(taken[0]);
   // Moved, not copied: fresh uids (a block lives in one page), the same nested pages.
   const content = blocks ?? taken.map((block) => withDepth({ ...structuredClone(block), uid: newId(), version: 1 }, depthOf(block) - base));
@@ -133,15 +131,6 @@ export async function copySynced(pageId: string | Promise<string>, blocks: Promi
     return;
   }
   await navigator.clipboard.writeText(await (await text).text());
-}
-
-/** Whether the HTML of a copy is a synced block's marker (tests). */
-export const isSyncedMarker = (html: string) => html.includes(SYNCED_ATTRIBUTE);
-
-/** The path of the synced block with this uid, if it is still there. */
-export function syncedPath(editor: Editor, uid: string): Path | null {
-  const index = editor.children.findIndex((node) => Element.isElement(node) && (node as BlockElement).uid === uid);
-  return index > 0 ? [index] : null;
 }
 
 /** Puts the starting blocks into a new synced block's editor (no undo step: they are how it starts). */

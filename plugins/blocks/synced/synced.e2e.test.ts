@@ -1,5 +1,5 @@
 import type { BrowserContext, Page } from 'playwright-core';
-import { eventually, newPage, pageReady, saved, shoot, twoPeopleSuite } from '../../../test/helpers/editorPage';
+import { eventually, newPage, pageReady, saved, shareByEmail, shoot, twoPeopleSuite } from '../../../test/helpers/editorPage';
 import { axeViolations } from '../../../test/helpers/axe';
 import type { ServerProcess } from '../../../test/helpers/serverProcess';
 
@@ -29,13 +29,6 @@ const syncedTexts = (page: Page) =>
     [...document.querySelectorAll('.block-synced .document-editor')].map((editor) =>
       [...editor.querySelectorAll('[data-block-id]:not(.block-pageHeadingBlock)')].map((block) => (block.textContent ?? '').replace(/\uFEFF/g, '')).join('|'),
     ),
-  );
-
-const share = (page: Page, pageId: string, email: string, accessLevel: 'read' | 'edit') =>
-  page.evaluate(
-    async ([id, headers, who, level]) =>
-      (await fetch(`/api/v3/spaces/element/${id}/member/add`, { method: 'POST', headers, body: JSON.stringify([{ email: who, accessLevel: level }]) })).status,
-    [pageId, HEADERS, email, accessLevel] as const,
   );
 
 /** A synced block from the slash menu on the caret's line; its own editor takes the caret. */
@@ -94,7 +87,7 @@ it('one synced block on two pages: edited from either, live; Bob without the fir
   await eventually(() => syncedTexts(a), ['Общий текст и ещё!'], 10_000);
 
   // Bob is given the second page only: the synced block is not his to read.
-  expect(await share(a, secondId, 'bob.synced@example.com', 'edit')).toBe(200);
+  expect(await shareByEmail(a, secondId, 'bob.synced@example.com', 'edit')).toBe(200);
   const b = await bob.newPage();
   await b.goto(secondUrl);
   await pageReady(b);
@@ -103,14 +96,14 @@ it('one synced block on two pages: edited from either, live; Bob without the fir
   await shoot(b, 'synced-no-access-1280');
 
   // Given the first page to read: he sees it, read-only.
-  expect(await share(a, firstId, 'bob.synced@example.com', 'read')).toBe(200);
+  expect(await shareByEmail(a, firstId, 'bob.synced@example.com', 'read')).toBe(200);
   await b.reload();
   await pageReady(b);
   await eventually(() => syncedTexts(b), ['Общий текст и ещё!'], 10_000);
   await b.locator('.block-synced .document-editor[contenteditable="false"]').waitFor();
 
   // Given it to edit: he types in it on the second page; Alice sees it live on the first.
-  expect(await share(a, firstId, 'bob.synced@example.com', 'edit')).toBe(200);
+  expect(await shareByEmail(a, firstId, 'bob.synced@example.com', 'edit')).toBe(200);
   await b.reload();
   await pageReady(b);
   await b.locator('.block-synced .document-editor[contenteditable="true"]').waitFor();

@@ -2,6 +2,7 @@ import { Editor, Element, Transforms } from 'slate';
 import type { DocumentElement } from '../../../schema/slate';
 import { wireElementSchema, type WireElement } from '../../../schema/element';
 import { newId } from '../../../schema/ids';
+import { blockIndexOf } from '../../../plugins/queries';
 import { elementUrl, type api as apiFunction } from '../../app/api';
 
 /**
@@ -30,7 +31,7 @@ export async function insertDocumentBlock(
   const block: DocumentElement = { type: 'documentBlock', uid, version: 1, pageId: page.id, children: [{ text: '' }] };
   // Where to put it is decided after the round trip (the page may have changed meanwhile): by
   // the block's uid when one was given, else the index, else the caret's block.
-  const byUid = options.atUid === undefined ? -1 : editor.children.findIndex((n) => Element.isElement(n) && (n as { uid?: string }).uid === options.atUid);
+  const byUid = options.atUid === undefined ? -1 : blockIndexOf(editor, options.atUid);
   const index = byUid >= 0 ? byUid : (options.at ?? (editor.selection ? editor.selection.anchor.path[0] : editor.children.length - 1));
   const current = editor.children[index];
   const replace = index > 0 && Element.isElement(current) && (current as { type: string }).type === 'textBlock' && Editor.isEmpty(editor, current);
