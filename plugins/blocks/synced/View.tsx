@@ -163,12 +163,8 @@ export function SyncedView({ attributes, children, element }: RenderElementProps
     const waiting: NestedEditor = { unsaved: () => hasStartingBlocks(block.pageId), save: async () => undefined, editable: true };
     const leave = nested.attach(waiting);
     nested.status(waiting, 'pending');
-    const warn = (event: BeforeUnloadEvent) => event.preventDefault();
-    window.addEventListener('beforeunload', warn);
-    return () => {
-      window.removeEventListener('beforeunload', warn);
-      leave();
-    };
+    // (The page's own question on closing the tab asks its `unsaved()`, which asks this one.)
+    return leave;
   }, [starting, nested, block.pageId]);
   useEffect(() => {
     const editor = inner.current;
