@@ -47,6 +47,7 @@ import { BlockHandle } from './BlockHandle';
 import { useBlockSelection } from './useBlockSelection';
 import { caretBelowBlocks } from './clickBelow';
 import { ChunkVisibilityProvider, renderChunk, revealBlock } from './lazyChunks';
+import { scrollCaretIntoView } from './scrollCaret';
 import { DatabaseHostContext, fillDatabaseOf, type DatabaseHost } from './blocks/databaseHost';
 import { insertDatabaseBlock } from './blocks/insertDatabaseBlock';
 import { preloadDatabases } from './blocks/databaseRows';
@@ -657,6 +658,7 @@ export function DocumentEditor({
                   renderLeaf={TokenLeaf}
                   renderChunk={renderChunk}
                   decorate={decorate}
+                  scrollSelectionIntoView={scrollCaretIntoView}
                   // A drag that starts in a database block (a row, a column, a view tab, an option) is the
                   // database's own (pragmatic-drag-and-drop): Slate would take the whole block for what is
                   // dragged and, dropped in the lower half of the block, move the block after itself (a

@@ -2,7 +2,7 @@ import { useCallback, useLayoutEffect, useRef, useState, type ReactNode } from '
 import { createPortal } from 'react-dom';
 import { useTranslation } from 'react-i18next';
 import { Editor, Range, Transforms, type BaseRange } from 'slate';
-import { ReactEditor, useFocused, useSlate } from 'slate-react';
+import { ReactEditor, useFocused, useSlate, useSlateSelector } from 'slate-react';
 import { activeLink, selectionMarks, setLink, toggleMark, type ToggleMark } from '../../plugins';
 import { LinkIcon, SparklesIcon } from '../ui/icons';
 import { placeNowOrAfterFrame, syncSelectionFromDom } from './domSelection';
@@ -175,6 +175,17 @@ function Toolbar({ linkOpen, setLinkOpen, onImprove }: ToolbarState) {
 }
 
 /**
+ * The toolbar while it is wanted: a selection for it in the focused editor, or its link field open.
+ * Typing (a collapsed caret) changes nothing here, so the toolbar neither renders nor measures for
+ * a keystroke; once shown, it follows every change (useSlate) for its buttons' states.
+ */
+function FloatingToolbar(props: ToolbarState) {
+  const focused = useFocused();
+  const wanted = useSlateSelector((editor) => selectionForToolbar(editor) !== null);
+  return props.linkOpen || (focused && wanted) ? <Toolbar {...props} /> : null;
+}
+
+/**
  * The floating toolbar over a text selection (marks and a link), and Ctrl/Cmd+K, which opens its
  * link field for the selection. Render `toolbar` inside <Slate>.
  */
@@ -189,7 +200,7 @@ export function useFloatingToolbar(editor: Editor, enabled: boolean, onImprove?:
     }
     return false;
   };
-  const toolbar = enabled ? <Toolbar linkOpen={linkOpen} setLinkOpen={setLinkOpen} onImprove={onImprove} /> : null;
+  const toolbar = enabled ? <FloatingToolbar linkOpen={linkOpen} setLinkOpen={setLinkOpen} onImprove={onImprove} /> : null;
   /** Opens the link field for the editor's selection (the link card's «Изменить»). */
   const openLink = useCallback(() => setLinkOpen(true), []);
   return { handleKey, toolbar, openLink };

@@ -12,7 +12,6 @@
 import {
   createContext,
   memo,
-  useCallback,
   useContext,
   useEffect,
   useLayoutEffect,
@@ -224,6 +223,19 @@ export class ChunkVisibility {
 
 const EDITOR_TO_VISIBILITY = new WeakMap<Editor, ChunkVisibility>();
 const VisibilityContext = createContext<ChunkVisibility | null>(null);
+/**
+ * The top-level indexes of the selection's edges ("start:end"; "" without a selection). One
+ * subscription for the whole editor: every chunk re-renders (to check its pin) when the caret
+ * goes to another block, and none when it moves within one — typing.
+ */
+const SelectionEdgesContext = createContext('');
+
+function selectionEdges(editor: Editor): string {
+  const { selection } = editor;
+  if (!selection) return '';
+  const [start, end] = Range.edges(selection);
+  return `${start.path[0]}:${end.path[0]}`;
+}
 
 export function chunkVisibilityOf(editor: Editor): ChunkVisibility {
   let visibility = EDITOR_TO_VISIBILITY.get(editor);
@@ -251,7 +263,12 @@ export function ChunkVisibilityProvider({ editor, frame, children }: { editor: E
     visibility.attach(scrollingAncestor(frame.current), frame.current);
     return () => visibility.detach();
   }, [visibility, frame]);
-  return <VisibilityContext.Provider value={visibility}>{children}</VisibilityContext.Provider>;
+  const edges = useSlateSelector(selectionEdges);
+  return (
+    <VisibilityContext.Provider value={visibility}>
+      <SelectionEdgesContext.Provider value={edges}>{children}</SelectionEdgesContext.Provider>
+    </VisibilityContext.Provider>
+  );
 }
 
 /**
@@ -300,11 +317,11 @@ function LazyChunkView({ chunk, root, attributes, children }: LazyChunkProps) {
   const ref = useRef<HTMLDivElement>(null);
   // A chunk starts mounted when it holds the start of the page (the first screen) or the caret.
   const [mounted, setMounted] = useState(() => chunkRange(chunk)[0] === 0);
-  // A chunk re-renders only when its own blocks change, so it follows the selection by subscribing.
-  // The subscription runs before slate-react updates the chunks' indexes after a structural change,
-  // so a chunk that re-renders checks again with the current ones; the page's start is always drawn.
-  const subscribedPin = useSlateSelector(useCallback((current: Editor) => pinnedBySelection(current, chunk), [chunk]));
-  const pinned = subscribedPin || pinnedBySelection(editor, chunk) || chunkRange(chunk)[0] === 0;
+  // A chunk re-renders when its own blocks change and when the caret goes to another block (the
+  // edges' context), and checks its pin then, with the chunks' indexes as slate-react has just
+  // updated them; the page's start is always drawn.
+  useContext(SelectionEdgesContext);
+  const pinned = pinnedBySelection(editor, chunk) || chunkRange(chunk)[0] === 0;
   const show = !visibility?.lazy || mounted || pinned;
   const modified = root.modifiedChunks.has(chunk);
   // Off screen, a drawn chunk skips layout (content-visibility) and keeps this size until first drawn.

@@ -1,5 +1,5 @@
-import { Node, Range } from 'slate';
-import { useFocused, useSlateSelection, useSlateStatic, type RenderElementProps, type RenderLeafProps } from 'slate-react';
+import { Node, Range, type Editor } from 'slate';
+import { useFocused, useSlateSelector, useSlateStatic, type RenderElementProps, type RenderLeafProps } from 'slate-react';
 import { createContext, useContext, useLayoutEffect, useState, type CSSProperties, type ReactNode, type RefObject } from 'react';
 import type { BlockElement, SlateElement } from '../../schema/slate';
 import { isPageLink, isSafeHref } from '../../schema/token';
@@ -88,24 +88,33 @@ function TextLikeView({ element, attributes, children }: RenderElementProps) {
 }
 
 /**
+ * The empty paragraph under a collapsed caret, as "uid@index" (its place too: a paragraph moved
+ * by a drag has to be measured again), or null. What TextPlaceholder follows: typing in any other
+ * block leaves it null, so the hint neither renders nor measures for a keystroke.
+ */
+function emptyParagraphAtCaret(editor: Editor): string | null {
+  const { selection } = editor;
+  if (!selection || !Range.isCollapsed(selection) || selection.anchor.path.length !== 2) return null;
+  const index = selection.anchor.path[0];
+  const node = editor.children[index] as BlockElement | undefined;
+  if (node?.type !== 'textBlock' || node.children.length !== 1 || Node.string(node) !== '') return null;
+  return `${node.uid}@${index}`;
+}
+
+/**
  * The hint of the empty paragraph the caret is in ("Напишите что-нибудь…"), drawn over it. One
  * component for the whole editor: it alone follows the selection and the focus.
  */
 export function TextPlaceholder({ container }: { container: RefObject<HTMLElement | null> }) {
-  const editor = useSlateStatic();
-  const selection = useSlateSelection();
+  const at = useSlateSelector(emptyParagraphAtCaret);
   const focused = useFocused();
   const [box, setBox] = useState<{ top: number; left: number; uid: string } | null>(null);
-  let uid: string | null = null;
-  if (focused && selection && Range.isCollapsed(selection) && selection.anchor.path.length === 2) {
-    const node = editor.children[selection.anchor.path[0]] as BlockElement | undefined;
-    if (node?.type === 'textBlock' && node.children.length === 1 && Node.string(node) === '') uid = node.uid;
-  }
+  const uid = focused && at ? at.slice(0, at.lastIndexOf('@')) : null;
   useLayoutEffect(() => {
     const frame = container.current;
     const block = uid && frame ? frame.querySelector<HTMLElement>(`[data-block-id="${CSS.escape(uid)}"]`) : null;
     if (!frame || !block || !uid) {
-      setBox(null);
+      setBox((was) => (was === null ? was : null));
       return;
     }
     const measure = () => {
@@ -124,7 +133,7 @@ export function TextPlaceholder({ container }: { container: RefObject<HTMLElemen
     const watch = new ResizeObserver(measure);
     watch.observe(editable);
     return () => watch.disconnect();
-  }, [uid, container, selection]);
+  }, [uid, at, container]);
   if (!box || box.uid !== uid) return null;
   return (
     <div className="block-text-placeholder" style={{ top: box.top, left: box.left }} aria-hidden="true">

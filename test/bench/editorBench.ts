@@ -14,14 +14,13 @@
  * method's second variant; the references stay as they are.
  */
 import fs from 'node:fs';
-import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
-import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Page } from 'playwright-core';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../helpers/browser';
 import { TYPED_SENTENCE } from './editor/document';
+import { serve } from './editor/serve';
 import type { KeyTiming, MountResult } from './editor/harness';
 
 const SIZES = (process.env.BENCH_SIZES ?? '1000,5000,20000').split(',').map(Number);
@@ -67,34 +66,6 @@ async function buildBundles(): Promise<string> {
   const { BENCH_EDITOR_OUT_DIR, benchBuildConfigs } = await import('./editor/vite.config');
   for (const config of benchBuildConfigs()) await build(config);
   return BENCH_EDITOR_OUT_DIR;
-}
-
-const TYPES: Record<string, string> = {
-  '.html': 'text/html',
-  '.js': 'text/javascript',
-  '.css': 'text/css',
-  '.woff2': 'font/woff2',
-  '.woff': 'font/woff',
-  '.ttf': 'font/ttf',
-};
-
-/** A tiny static server for the built pages, on 127.0.0.1. */
-function serve(root: string): Promise<{ url: string; close(): Promise<void> }> {
-  const server = http.createServer((req, res) => {
-    const pathname = decodeURIComponent(new URL(req.url ?? '/', 'http://x').pathname);
-    const file = path.join(root, path.normalize(pathname).replace(/^([/\\])+/, ''));
-    if (!file.startsWith(root) || !fs.existsSync(file) || !fs.statSync(file).isFile()) {
-      res.writeHead(404).end();
-      return;
-    }
-    res.writeHead(200, { 'content-type': TYPES[path.extname(file)] ?? 'application/octet-stream', 'cache-control': 'no-store' });
-    fs.createReadStream(file).pipe(res);
-  });
-  return new Promise((resolve) =>
-    server.listen(0, '127.0.0.1', () =>
-      resolve({ url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, close: () => new Promise((done) => server.close(() => done())) }),
-    ),
-  );
 }
 
 /** Nearest-rank percentile. */

@@ -5,7 +5,8 @@ import { slateReactChunkPatch } from '../../../server/web/slateReactChunkPatch.c
 
 /**
  * The editor benchmark's three pages (ours, plain-cv, slate-chunk-cv) as production bundles
- * (minified, NODE_ENV=production), written to .tmp/bench-editor (gitignored).
+ * (minified, NODE_ENV=production), written to .tmp/bench-editor (gitignored). `minify: false`
+ * keeps the names readable for test/bench/editorProfile.ts.
  */
 export const BENCH_EDITOR_OUT_DIR = fileURLToPath(new URL('../../../.tmp/bench-editor', import.meta.url));
 
@@ -15,7 +16,7 @@ const page = (name: string) => fileURLToPath(new URL(`./${name}.html`, import.me
  * Two builds into one directory: "ours" (and plain-cv) with the app's slate-react patch, as the
  * app ships; slate-chunk-cv with slate-react as published, the vanilla reference.
  */
-export function benchBuildConfigs(): InlineConfig[] {
+export function benchBuildConfigs({ minify = true }: { minify?: boolean } = {}): InlineConfig[] {
   const config = (input: Record<string, string>, patched: boolean, emptyOutDir: boolean): InlineConfig => ({
     configFile: false,
     root: fileURLToPath(new URL('.', import.meta.url)),
@@ -25,7 +26,7 @@ export function benchBuildConfigs(): InlineConfig[] {
     build: {
       outDir: BENCH_EDITOR_OUT_DIR,
       emptyOutDir,
-      minify: true,
+      minify,
       sourcemap: false,
       reportCompressedSize: false,
       rollupOptions: { input },
