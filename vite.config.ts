@@ -1,6 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import { defineConfig, type Plugin } from 'vite';
 import react from '@vitejs/plugin-react';
+import { reactDomSelectionPatch } from './server/web/reactDomSelectionPatch.cjs';
 import { slateReactChunkPatch } from './server/web/slateReactChunkPatch.cjs';
 import { precompress } from './server/web/precompress.ts';
 import { earlyStartPlugin } from './server/web/earlyStart.ts';
@@ -33,12 +34,13 @@ function customMediaPlugin(): Plugin {
 export default defineConfig(({ isSsrBuild }) => ({
   root: fileURLToPath(new URL('./src', import.meta.url)),
   // slateReactChunkPatch: no per-keystroke walk over every block in slate-react (see the file);
+  // reactDomSelectionPatch: no walk over the whole editor before each React commit (see the file);
   // earlyStartPlugin: index.html asks for the app's first data and a page's code while it is read;
   // precompress: .br and .gz of the built files, which the server sends as they are;
   // customMediaPlugin: the breakpoints' names in the style sheets written out.
   plugins: isSsrBuild
     ? [customMediaPlugin(), react(), slateReactChunkPatch()]
-    : [customMediaPlugin(), react(), slateReactChunkPatch(), earlyStartPlugin(), precompress()],
+    : [customMediaPlugin(), react(), slateReactChunkPatch(), reactDomSelectionPatch(), earlyStartPlugin(), precompress()],
   build: isSsrBuild
     ? {
         outDir: fileURLToPath(new URL('./dist-ssr', import.meta.url)),

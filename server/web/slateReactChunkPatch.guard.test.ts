@@ -1,9 +1,7 @@
 /** @jest-environment node */
-import { execFile } from 'node:child_process';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
-import { promisify } from 'node:util';
+import { patchGuardProject, type PatchGuardProject } from '../../test/helpers/patchGuardBuild';
 import { patchSlateReact } from './slateReactChunkPatch.cjs';
 
 /*
@@ -12,7 +10,6 @@ import { patchSlateReact } from './slateReactChunkPatch.cjs';
  * with a message naming the patch's file and what to do.
  */
 
-const run = promisify(execFile);
 const ROOT = process.cwd();
 const SLATE_REACT = path.join(ROOT, 'node_modules/slate-react/dist/index.es.js');
 const source = fs.readFileSync(SLATE_REACT, 'utf8');
@@ -61,43 +58,19 @@ describe('slateReactChunkPatch guard', () => {
   });
 
   describe('a Vite build', () => {
-    let project: string;
+    // slate-react's own imports (react, slate, …) stay imports: only slate-react is bundled.
+    let project: PatchGuardProject;
     /** Builds a project whose slate-react is `files` (with its version and ES module entry) with the app's plugin. */
-    async function build(files: Record<string, string>, { version = '0.147.0', entry = 'dist/index.es.js' } = {}) {
-      const pkg = path.join(project, 'node_modules/slate-react');
-      fs.rmSync(pkg, { recursive: true, force: true });
-      for (const [name, text] of Object.entries({ ...files, 'package.json': JSON.stringify({ name: 'slate-react', version, module: entry, main: entry }) })) {
-        fs.mkdirSync(path.dirname(path.join(pkg, name)), { recursive: true });
-        fs.writeFileSync(path.join(pkg, name), text);
-      }
-      const vite = path.join(ROOT, 'node_modules/vite/bin/vite.js');
-      return run(process.execPath, [vite, 'build', '--config', path.join(project, 'vite.config.mjs')], { cwd: project }).then(
-        () => ({
-          failed: false,
-          output: fs
-            .readdirSync(path.join(project, 'dist/assets'))
-            .map((file) => fs.readFileSync(path.join(project, 'dist/assets', file), 'utf8'))
-            .join('\n'),
-        }),
-        (error: { stderr: string }) => ({ failed: true, output: error.stderr }),
+    const build = (files: Record<string, string>, { version = '0.147.0', entry = 'dist/index.es.js' } = {}) =>
+      project.build(
+        files,
+        { name: 'slate-react', version, module: entry, main: entry },
+        "import { Editable, Slate } from 'slate-react';\nconsole.log(Slate, Editable);\n",
       );
-    }
-
     beforeAll(() => {
-      project = fs.mkdtempSync(path.join(os.tmpdir(), 'slate-react-guard-'));
-      fs.mkdirSync(path.join(project, 'src'));
-      fs.writeFileSync(path.join(project, 'src/index.html'), '<!doctype html><script type="module" src="./main.js"></script>');
-      fs.writeFileSync(path.join(project, 'src/main.js'), "import { Editable, Slate } from 'slate-react';\nconsole.log(Slate, Editable);\n");
-      fs.writeFileSync(
-        path.join(project, 'vite.config.mjs'),
-        `import patch from ${JSON.stringify(path.join(ROOT, 'server/web/slateReactChunkPatch.cjs'))};\n` +
-          `export default { root: ${JSON.stringify(path.join(project, 'src'))}, logLevel: 'silent', plugins: [patch.slateReactChunkPatch()], ` +
-          `build: { outDir: ${JSON.stringify(path.join(project, 'dist'))}, emptyOutDir: true, minify: false, ` +
-          // slate-react's own imports (react, slate, …) stay imports: only slate-react is bundled.
-          `rolldownOptions: { external: (id) => /^[\\w@]/.test(id) && id !== 'slate-react' } } };\n`,
-      );
+      project = patchGuardProject('server/web/slateReactChunkPatch.cjs', 'slateReactChunkPatch', '^slate-react$');
     });
-    afterAll(() => fs.rmSync(project, { recursive: true, force: true }));
+    afterAll(() => project.remove());
 
     test('with the installed slate-react, succeeds and bundles it patched', async () => {
       const result = await build({ 'dist/index.es.js': source }, { version: '0.146.1' });

@@ -1,5 +1,5 @@
-import { Node } from 'slate';
-import { useSelected, useFocused, useSlate, type RenderElementProps } from 'slate-react';
+import { Node, type Editor } from 'slate';
+import { useSelected, useFocused, useSlateSelector, useSlateStatic, type RenderElementProps } from 'slate-react';
 import { isFolding } from '../../../plugins/withFolding';
 import { depthOf, type BlockElement } from '../../../schema/slate';
 import { blockRootProps, editorT, Icon, revealBlock, type BlockIcons, type BlockViews } from '../../../src/editor/blockView';
@@ -14,16 +14,32 @@ interface Entry {
   index: number;
 }
 
-/** The page's headings, in order (one pass over the top-level blocks; the view re-reads them on every change). */
+/** A heading's text as listed, kept by node: Slate gives an edited block a new node, so an entry is read again only when its heading changed. */
+const headingTexts = new WeakMap<object, string>();
+
+/** The page's headings, in order: one pass over the top-level blocks, reading only the headings' texts that changed. */
 function headingsOf(children: readonly unknown[]): Entry[] {
   const out: Entry[] = [];
-  children.forEach((node, index) => {
-    const block = node as BlockElement;
+  for (let index = 0; index < children.length; index++) {
+    const block = children[index] as BlockElement;
     const level = headingLevelOf(block.type);
-    if (level) out.push({ uid: block.uid, level, text: Node.string(block).replace(/\s+/g, ' ').trim(), index });
-  });
+    if (!level) continue;
+    let text = headingTexts.get(block);
+    if (text === undefined) headingTexts.set(block, (text = Node.string(block).replace(/\s+/g, ' ').trim()));
+    out.push({ uid: block.uid, level, text, index });
+  }
   return out;
 }
+
+/** Whether two lists are the same (slate-react asks with null before the first). */
+const sameEntries = (a: Entry[] | null, b: Entry[] | null) =>
+  a === b ||
+  (!!a &&
+    !!b &&
+    a.length === b.length &&
+    a.every((entry, i) => entry.uid === b[i].uid && entry.level === b[i].level && entry.text === b[i].text && entry.index === b[i].index));
+
+const selectHeadings = (editor: Editor) => headingsOf(editor.children);
 
 /**
  * A table of contents: the page's headings as links, indented by level (relative to the
@@ -31,10 +47,11 @@ function headingsOf(children: readonly unknown[]): Entry[] {
  * folded in) and puts the caret there when the page is editable.
  */
 export function TableOfContentsView({ element, attributes, children }: RenderElementProps) {
-  const editor = useSlate();
+  // The headings, followed through a selector: typing outside them re-renders nothing here.
+  const editor = useSlateStatic();
+  const entries = useSlateSelector(selectHeadings, sameEntries);
   const selected = useSelected();
   const focused = useFocused();
-  const entries = headingsOf(editor.children);
   const top = entries.length > 0 ? Math.min(...entries.map((e) => e.level)) : 1;
   const go = (entry: Entry) => {
     // Open every closed toggle the heading is folded in (from the heading up).

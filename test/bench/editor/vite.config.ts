@@ -1,6 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import type { InlineConfig } from 'vite';
 import react from '@vitejs/plugin-react';
+import { reactDomSelectionPatch } from '../../../server/web/reactDomSelectionPatch.cjs';
 import { slateReactChunkPatch } from '../../../server/web/slateReactChunkPatch.cjs';
 
 /**
@@ -13,15 +14,15 @@ export const BENCH_EDITOR_OUT_DIR = fileURLToPath(new URL('../../../.tmp/bench-e
 const page = (name: string) => fileURLToPath(new URL(`./${name}.html`, import.meta.url));
 
 /**
- * Two builds into one directory: "ours" (and plain-cv) with the app's slate-react patch, as the
- * app ships; slate-chunk-cv with slate-react as published, the vanilla reference.
+ * Two builds into one directory: "ours" (and plain-cv) with the app's slate-react and react-dom
+ * patches, as the app ships; slate-chunk-cv with both as published, the vanilla reference.
  */
 export function benchBuildConfigs({ minify = true }: { minify?: boolean } = {}): InlineConfig[] {
   const config = (input: Record<string, string>, patched: boolean, emptyOutDir: boolean): InlineConfig => ({
     configFile: false,
     root: fileURLToPath(new URL('.', import.meta.url)),
     mode: 'production',
-    plugins: patched ? [react(), slateReactChunkPatch()] : [react()],
+    plugins: patched ? [react(), slateReactChunkPatch(), reactDomSelectionPatch()] : [react()],
     logLevel: 'warn',
     build: {
       outDir: BENCH_EDITOR_OUT_DIR,
