@@ -9,11 +9,18 @@ import './toggle.css';
 
 const LEVEL: Record<ToggleElement['type'], 0 | 1 | 2 | 3> = { toggleBlock: 0, toggleHeading1Block: 1, toggleHeading2Block: 2, toggleHeading3Block: 3 };
 
-/** Whether anything is nested under the block (re-read when the page's shape changes). */
-function useHasChildren(element: ToggleElement): boolean {
+const unwatched = () => () => undefined;
+
+/**
+ * Whether anything is nested under the block (re-read when the page's shape changes), asked only
+ * while `open` (the hint of an empty open toggle): a closed toggle neither reads nor subscribes,
+ * which a page of many closed toggles pays for each at its opening.
+ */
+function useHasChildren(element: ToggleElement, open: boolean): boolean {
   const editor = useSlateStatic();
-  const subscribe = useCallback((listener: () => void) => onFoldedAwayChange(editor, listener), [editor]);
+  const subscribe = useCallback((listener: () => void) => (open ? onFoldedAwayChange(editor, listener) : unwatched()), [editor, open]);
   const read = () => {
+    if (!open) return true;
     try {
       const [index] = ReactEditor.findPath(editor, element);
       const next = editor.children[index + 1];
@@ -35,7 +42,7 @@ export function ToggleView({ element, attributes, children }: RenderElementProps
   const toggle = element as ToggleElement;
   const level = LEVEL[toggle.type];
   const open = useFoldOpen(toggle.uid);
-  const hasChildren = useHasChildren(toggle);
+  const hasChildren = useHasChildren(toggle, open);
   usePageFolds(editorPageId(editor));
   const flip = (event: MouseEvent) => {
     event.preventDefault();
@@ -54,11 +61,7 @@ export function ToggleView({ element, attributes, children }: RenderElementProps
           // The caret stays where it was (a click on the triangle is not a click into the text).
           onMouseDown={(event) => event.preventDefault()}
           onClick={flip}
-        >
-          <svg viewBox="0 0 12 12" width="12" height="12" aria-hidden="true">
-            <path d="M4 2.5 8.5 6 4 9.5z" fill="currentColor" />
-          </svg>
-        </button>
+        />
         <div className="toggle-text" role={level > 0 ? 'heading' : undefined} aria-level={level > 0 ? level : undefined} data-placeholder={placeholder}>
           {children}
         </div>
