@@ -13,24 +13,32 @@ export function syncSelectionFromDom(editor: Editor): void {
   if (range && !(editor.selection && Range.equals(range, editor.selection))) Transforms.select(editor, range);
 }
 
+/** Frames `placeNowOrAfterFrame` waits at most for slate-react to know the nodes' DOM (a loaded machine may take a few). */
+const PLACE_FRAMES = 5;
+
 /**
  * Runs `place` (which reads the DOM of editor nodes) now, or, when slate-react does not know the
  * nodes' DOM yet (texts just split or made: it registers them in effects that run after the
- * caller's), once more after the next frame; `failed` if it still cannot. Returns the cleanup of
- * the frame (for a layout effect).
+ * caller's), again after each of the next PLACE_FRAMES frames; `failed` if it still cannot.
+ * Returns the cleanup of the frames (for a layout effect).
  */
 export function placeNowOrAfterFrame(place: () => void, failed: () => void): (() => void) | undefined {
   try {
     place();
     return undefined;
   } catch {
-    const frame = requestAnimationFrame(() => {
-      try {
-        place();
-      } catch {
-        failed();
-      }
-    });
+    let frame = 0;
+    const retry = (left: number) => {
+      frame = requestAnimationFrame(() => {
+        try {
+          place();
+        } catch {
+          if (left > 1) retry(left - 1);
+          else failed();
+        }
+      });
+    };
+    retry(PLACE_FRAMES);
     return () => cancelAnimationFrame(frame);
   }
 }
