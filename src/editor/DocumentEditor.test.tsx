@@ -9,6 +9,7 @@ import { newElement } from '../../schema/element';
 import { createStore } from '../app/store';
 import { DocumentEditor } from './DocumentEditor';
 import { flushEditor, installFetch, TEST_PAGE_ID, wireBlock } from './blocks/testing';
+import { NestedEditorsContext, type NestedEditor, type NestedEditors } from './nestedEditors';
 
 const CHILD = '22222222-3333-4444-8555-666666666666';
 const WORKSPACE = '33333333-4444-4555-8666-777777777777';
@@ -109,5 +110,79 @@ describe('DocumentEditor: the title is saved 500 ms after the last key (spec §9
     expect(saved).toEqual(['Родитель 123']);
     unmount();
     expect(saved).toEqual(['Родитель 123', 'Родитель 1234']);
+  });
+});
+
+describe('DocumentEditor drawn inside another page (a synced block)', () => {
+  it("counted in the page's status and leave guard until its edits are saved, also after it is gone; then it leaves", async () => {
+    installFetch(() => ({ status: 200, body: { data: [], meta: { at: '2026-01-01T00:00:00.000Z' } } }));
+    let release: (() => void) | null = null;
+    const updates: string[] = [];
+    const api: BlockSyncApi = {
+      ...noApi,
+      updateBlock: (id, body) => {
+        updates.push(id);
+        return new Promise((resolve) => {
+          release = () => resolve({ ...wireBlock(id, 'text', body.data), version: body.version + 1 });
+        });
+      },
+    };
+    const attached: NestedEditor[] = [];
+    const left: NestedEditor[] = [];
+    const outer: NestedEditors = {
+      Editor: DocumentEditor,
+      attach: (editor) => {
+        attached.push(editor);
+        return () => left.push(editor);
+      },
+      status: () => undefined,
+      depth: 0,
+      pageId: 'host-page',
+      childPagesOf: 'host-page',
+      workspaceId: WORKSPACE,
+      published: false,
+      reveal: { pending: null, listeners: new Set() },
+    };
+    const { container, unmount } = render(
+      <Provider store={createStore()}>
+        <MemoryRouter>
+          <NestedEditorsContext.Provider value={outer}>
+            <DocumentEditor
+              page={page}
+              blocks={[wireBlock('s1', 'text', { tokens: [{ text: 'общий' }] })]}
+              canEdit
+              embedded={{ label: 'Синхронизированный блок' }}
+              onTitleEdited={() => undefined}
+              saveTitle={async () => undefined}
+              onSyncStatus={() => undefined}
+              api={api}
+            />
+          </NestedEditorsContext.Provider>
+        </MemoryRouter>
+      </Provider>,
+    );
+    expect(attached).toHaveLength(1);
+    const editor = ELEMENT_TO_NODE.get(container.querySelector('[data-slate-editor]') as HTMLElement) as unknown as WorkspaceEditor;
+    await act(async () => {
+      Transforms.select(editor, Editor.end(editor, [1]));
+      editor.insertText(' текст');
+      await Promise.resolve();
+    });
+    expect(attached[0].unsaved()).toBe(true);
+    // Gone with the edit unsent: sent at once, and still counted while the server has not answered.
+    unmount();
+    await flushEditor();
+    expect(updates).toEqual(['s1']);
+    await act(async () => void (await new Promise((resolve) => setTimeout(resolve, 1_200))));
+    expect(left).toEqual([]);
+    expect(attached[0].unsaved()).toBe(true);
+    // Saved: it leaves within a retry.
+    await act(async () => {
+      release?.();
+      await new Promise((resolve) => setTimeout(resolve, 1_200));
+    });
+    expect(left).toEqual([attached[0]]);
+    expect(attached[0].unsaved()).toBe(false);
+    expect(updates).toEqual(['s1']);
   });
 });

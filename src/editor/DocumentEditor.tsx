@@ -72,6 +72,18 @@ const PRAGMATIC_DRAG = 'application/vnd.pdnd';
 /** How often a synced block's editor that went with edits unsaved looks again whether they are saved. */
 const EMBEDDED_RETRY_MS = 1_000;
 
+/**
+ * Calls `done` once the queue has nothing left to send, flushing it now and, while something is
+ * left (a failed send waiting), again every EMBEDDED_RETRY_MS.
+ */
+function whenSaved(queue: BlockSyncQueue, done: () => void): void {
+  const check = () => {
+    if (queue.hasPending()) setTimeout(() => void queue.flush().then(check), EMBEDDED_RETRY_MS);
+    else done();
+  };
+  void queue.flush().then(check);
+}
+
 /** How long a block revealed for a search result stays marked. */
 const REVEAL_MARK_MS = 2_000;
 
@@ -360,17 +372,14 @@ export function DocumentEditor({
     self.current = me;
     const leave = outer.attach(me);
     tellStatus.current();
-    return () => {
-      const leaveWhenSaved = () => {
-        if (queue.hasPending()) {
-          setTimeout(leaveWhenSaved, EMBEDDED_RETRY_MS);
-          return;
-        }
+    // Gone (or attached again with new callbacks): counted until its edits are saved; then, if
+    // the editor really went away (not React's StrictMode remount), its queue stops too.
+    return () =>
+      whenSaved(queue, () => {
         if (self.current === me) self.current = null;
         leave();
-      };
-      leaveWhenSaved();
-    };
+        if (!mounted.current) queue.dispose();
+      });
   }, [isEmbedded, outer, unsaved, save, queue, canEdit]);
   const nestedEditors = useMemo<NestedEditors>(
     () => ({
@@ -418,15 +427,13 @@ export function DocumentEditor({
       title.flush();
       // A synced block's editor goes while its page stays (the block removed by someone, its
       // chunk far away): it stops only once its edits are saved, counted in the page's status
-      // and leave guard until then (below).
-      const stopWhenSaved = () => {
-        if (mounted.current) return;
-        if (isEmbedded && queue.hasPending()) setTimeout(() => void queue.flush().then(stopWhenSaved), EMBEDDED_RETRY_MS);
-        else queue.dispose();
-      };
-      void queue.flush().then(stopWhenSaved);
+      // and leave guard until then (the effect above, which also stops its queue).
+      if (!isEmbedded || !outer)
+        void queue.flush().then(() => {
+          if (!mounted.current) queue.dispose();
+        });
     };
-  }, [queue, title, unsaved, isEmbedded]);
+  }, [queue, title, unsaved, isEmbedded, outer]);
 
   const { t } = useTranslation();
   const frame = useRef<HTMLDivElement>(null);
