@@ -25,7 +25,17 @@ import {
 import type { BlockElement } from '../../../schema/slate';
 import type { SyncedElement } from './block';
 import { blockIndexOf } from '../../queries';
-import { copySynced, hasStartingBlocks, makeSynced, movableIntoSynced, putStartingBlocks, syncedContent, takeStartingBlocks, unsync } from './sync';
+import {
+  copySynced,
+  hasStartingBlocks,
+  makeSynced,
+  movableIntoSynced,
+  putStartingBlocks,
+  startingPage,
+  syncedContent,
+  takeStartingBlocks,
+  unsync,
+} from './sync';
 import './synced.css';
 
 type Loaded =
@@ -71,7 +81,14 @@ export function SyncedView({ attributes, children, element }: RenderElementProps
   const realtime = useRealtime();
   const user = useAppSelector((state) => state.auth.user);
   const signedIn = user !== null && !user.anonymous;
-  const [loaded, setLoaded] = useState<Loaded>({ status: 'loading' });
+  // A synced block just made here: its page is known (made a moment ago, no blocks in it yet), so
+  // its editor is drawn at once, without reading the page again — the caret goes into it a frame
+  // later instead of a round trip later.
+  const [loaded, setLoaded] = useState<Loaded>(() => {
+    const page = (nested?.depth ?? 0) > 0 ? undefined : startingPage(block.pageId);
+    return page ? { status: 'ready', page, blocks: [], at: undefined } : { status: 'loading' };
+  });
+  const seeded = useRef(loaded.status === 'ready');
   const [reloads, setReloads] = useState(0);
   const [status, setStatus] = useState<SyncStatus>('saved');
   const [history, setHistory] = useState(false);
@@ -82,6 +99,11 @@ export function SyncedView({ attributes, children, element }: RenderElementProps
 
   useEffect(() => {
     if (tooDeep) return;
+    if (seeded.current) {
+      // Drawn from the page just made: read only when asked again (a reload, another reader).
+      seeded.current = false;
+      return;
+    }
     let live = true;
     setLoaded({ status: 'loading' });
     const readAsMember = () =>
@@ -173,6 +195,8 @@ export function SyncedView({ attributes, children, element }: RenderElementProps
     setStarting(false);
     if (!blocks) return;
     putStartingBlocks(editor, blocks);
+    // The caret into it once its blocks are drawn (slate-react's focus needs their DOM). A key typed
+    // before that falls on the block in the page around it, which drops it (a void): see the issue note.
     requestAnimationFrame(() => {
       Transforms.select(editor, Editor.start(editor, [1]));
       ReactEditor.focus(editor as ReactEditor);

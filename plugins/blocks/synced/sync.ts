@@ -16,8 +16,8 @@ import { syncedBlock, type SyncedElement } from './block';
  * saved by that editor's sync like any edit), copying one, and «Отвязать».
  */
 
-/** Blocks a new synced block's editor starts with, by its page id: taken once by its view. */
-const startingBlocks = new Map<string, BlockElement[]>();
+/** A new synced block's page (as made) and the blocks its editor starts with, by page id: taken once by its view. */
+const startingBlocks = new Map<string, { page: WireElement; blocks: BlockElement[] }>();
 
 /** Whether a synced block's starting blocks wait for its editor (the page counts them as unsaved meanwhile). */
 export const hasStartingBlocks = (pageId: string): boolean => startingBlocks.has(pageId);
@@ -33,10 +33,16 @@ export function movableIntoSynced(editor: Editor, index: number): boolean {
 
 /** The blocks a synced block's editor starts with, once (its view takes them when its editor is drawn). */
 export function takeStartingBlocks(pageId: string): BlockElement[] | undefined {
-  const blocks = startingBlocks.get(pageId);
+  const starting = startingBlocks.get(pageId);
   startingBlocks.delete(pageId);
-  return blocks;
+  return starting?.blocks;
 }
+
+/**
+ * The page of a synced block just made here, as the server answered its making (it holds no blocks
+ * yet): its view draws the editor with it at once instead of reading it again.
+ */
+export const startingPage = (pageId: string): WireElement | undefined => startingBlocks.get(pageId)?.page;
 
 /** Makes the synced block's page under `holderId` (POST element/{id}/synced). */
 export async function createSyncedPage(holderId: string): Promise<WireElement> {
@@ -77,7 +83,7 @@ export async function makeSynced(
   // Moved, not copied: fresh uids (a block lives in one page), the same nested pages.
   const content = blocks ?? taken.map((block) => withDepth({ ...structuredClone(block), uid: newId(), version: 1 }, depthOf(block) - base));
   const starting = content.length > 0 ? content : [emptyTextBlock()];
-  startingBlocks.set(page.id, starting);
+  startingBlocks.set(page.id, { page, blocks: starting });
   const synced = syncedElement(page.id, base);
   const place = keepLine ? first + 1 : first;
   Editor.withoutNormalizing(editor, () => {

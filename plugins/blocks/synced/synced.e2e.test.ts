@@ -40,6 +40,8 @@ async function makeSyncedBlock(page: Page) {
     .waitFor();
   await page.keyboard.press('Enter');
   await page.locator('.block-synced .document-editor[contenteditable="true"] p').first().waitFor();
+  // The caret in it (a frame after its blocks are drawn), as the person sees it blink there.
+  await page.waitForFunction(() => document.activeElement?.closest('.block-synced .document-editor') != null);
 }
 
 /** Types at the end of the synced block's first line on `page`. */
