@@ -24,7 +24,7 @@ import {
 } from '../../plugins';
 import { worstStatus } from '../../plugins/withBlockSync';
 import { NestedEditorsContext, type NestedEditor, type NestedEditors } from './nestedEditors';
-import { BLOCK_MAKERS } from './blocks';
+import { BLOCK_MAKERS, BLOCK_TYPED_ONTO } from './blocks';
 import { blockApi, blockApiAs } from './blockApi';
 import type { BlockSyncApi } from '../../plugins/withBlockSync';
 import { emptyTextBlock } from '../../plugins/withPageHeading';
@@ -310,6 +310,19 @@ export function DocumentEditor({
           },
         );
       }
+    };
+    // Text typed with the caret on a void block goes where its view says (a synced block: into its
+    // own editor — right after one is made, the caret is on it until its editor takes it); else
+    // it is dropped, as on any void.
+    const { insertText } = workspaceEditor;
+    workspaceEditor.insertText = (text, options) => {
+      const selection = workspaceEditor.selection;
+      if (!options?.at && selection && Range.isCollapsed(selection)) {
+        const index = selection.anchor.path[0];
+        const onto = BLOCK_TYPED_ONTO[(workspaceEditor.children[index] as BlockElement | undefined)?.type ?? 'textBlock'];
+        if (onto?.(workspaceEditor, index, text)) return;
+      }
+      insertText(text, options);
     };
     // The document goes straight into the editor: given to <Slate> as initialValue, every node of
     // a big page would be walked and copied once more.

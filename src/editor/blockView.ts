@@ -23,6 +23,12 @@ export type BlockIcons = Readonly<Record<string, () => ReactNode>>;
  * made on the server first).
  */
 export type BlockMakers = Partial<Record<SlateElement['type'], BlockMaker>>;
+/**
+ * What a View.tsx may export for a void block that takes text typed with the page's caret on it
+ * (a synced block: into its own editor): element type → handler, true when it took the text (else
+ * the text is dropped, as on any void).
+ */
+export type BlockTypedOnto = Partial<Record<SlateElement['type'], (editor: Editor, index: number, text: string) => boolean>>;
 /** An item a block type's view adds to the block menu (a View.tsx's `blockMenuItems`). */
 export interface BlockMenuItem {
   id: string;

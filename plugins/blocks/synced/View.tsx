@@ -1,4 +1,4 @@
-import { lazy, Suspense, useCallback, useContext, useEffect, useMemo, useRef, useState } from 'react';
+import { lazy, Suspense, useCallback, useContext, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { Editor, Transforms } from 'slate';
 import { ReactEditor, useSelected, useSlateStatic, type RenderElementProps } from 'slate-react';
 import { wireElementSchema, type WireElement } from '../../../schema/element';
@@ -19,6 +19,7 @@ import {
   type BlockIcons,
   type BlockMakers,
   type BlockMenuItems,
+  type BlockTypedOnto,
   type BlockViews,
   type NestedEditor,
 } from '../../../src/editor/blockView';
@@ -166,8 +167,9 @@ export function SyncedView({ attributes, children, element }: RenderElementProps
   // A published page (and a version in the history dialog) shows it read-only, as the rest.
   const editable = ready !== null && !published && levelCanEdit(ready.page.accessLevel) && !ready.page.inTrash;
 
-  // Its editor known by this block while drawn (the block menu's «Отвязать», «Копировать и синхронизировать»).
-  useEffect(() => {
+  // Its editor known by this block while drawn (the block menu's «Отвязать», «Копировать и
+  // синхронизировать», and keys typed onto the block: from the commit that draws it on).
+  useLayoutEffect(() => {
     const editor = inner.current;
     if (!ready || !editor) return;
     drawnEditors.set(block.uid, editor);
@@ -195,10 +197,11 @@ export function SyncedView({ attributes, children, element }: RenderElementProps
     setStarting(false);
     if (!blocks) return;
     putStartingBlocks(editor, blocks);
-    // The caret into it once its blocks are drawn (slate-react's focus needs their DOM). A key typed
-    // before that falls on the block in the page around it, which drops it (a void): see the issue note.
+    // The caret into it once its blocks are drawn (slate-react's focus needs their DOM). A key
+    // typed before that, onto the block in the page around it, goes into it too (blockTypedOnto)
+    // and leaves the caret after it: kept there.
     requestAnimationFrame(() => {
-      Transforms.select(editor, Editor.start(editor, [1]));
+      if (!editor.selection) Transforms.select(editor, Editor.start(editor, [1]));
       ReactEditor.focus(editor as ReactEditor);
     });
   }, [ready, editable, starting, block.pageId]);
@@ -339,6 +342,22 @@ export const blockMakers: BlockMakers = {
     const uid = (editor.children[path[0]] as { uid?: string } | undefined)?.uid;
     if (!uid) return;
     makeSynced(editor, pageId, { uid }, []).catch(() => showToast(editorT('synced.failed'), 'error'));
+  },
+};
+
+/**
+ * Text typed with the page's caret on a synced block (right after one is made, until its editor
+ * takes the caret; or the block selected) goes into its editor, at its caret or the start of its
+ * blocks, and its editor takes the focus — never dropped while it can be written.
+ */
+export const blockTypedOnto: BlockTypedOnto = {
+  syncedBlock: (outer, index, text) => {
+    const editor = drawnEditors.get((outer.children[index] as SyncedElement).uid);
+    if (!editor || ReactEditor.isReadOnly(editor as ReactEditor) || editor.children.length < 2) return false;
+    if (!editor.selection) Transforms.select(editor, Editor.start(editor, [1]));
+    Transforms.insertText(editor, text);
+    ReactEditor.focus(editor as ReactEditor);
+    return true;
   },
 };
 

@@ -1,5 +1,5 @@
 import type { BrowserContext, Page } from 'playwright-core';
-import { eventually, newPage, pageReady, saved, shareByEmail, shoot, twoPeopleSuite } from '../../../test/helpers/editorPage';
+import { blocksOf, eventually, newPage, pageReady, saved, shareByEmail, shoot, twoPeopleSuite } from '../../../test/helpers/editorPage';
 import { axeViolations } from '../../../test/helpers/axe';
 import type { ServerProcess } from '../../../test/helpers/serverProcess';
 
@@ -282,5 +282,35 @@ it('twice on one page (duplicated): what is typed in one shows in the other, in 
   await a.keyboard.type('>');
   await saved(a);
   await eventually(() => syncedTexts(a), ['>Один и два!', '>Один и два!'], 10_000);
+  await a.close();
+}, 90_000);
+
+it('keys typed right after «Синхронизированный блок» is chosen are all kept: those before it is made stay on the line, the rest go into it', async () => {
+  const a = await alice.newPage();
+  await a.goto(server.url + '/');
+  await newPage(a, 'Сразу');
+  // Every request a little slower, as on a loaded server: the keys span its making and its drawing.
+  await a.route('**/api/v3/spaces/**', async (route) => {
+    await new Promise((resolve) => setTimeout(resolve, 150));
+    await route.continue();
+  });
+  await a.keyboard.type('/синхр');
+  await a
+    .locator('.slash-menu')
+    .getByRole('option', { name: /Синхронизированный блок/ })
+    .waitFor();
+  await a.keyboard.press('Enter');
+  await a.keyboard.type('абвгдежзик', { delay: 40 });
+  await a.locator('.block-synced .document-editor p').first().waitFor();
+  await a.unrouteAll({ behavior: 'wait' });
+  await saved(a);
+  // The line before the block (typed while its page was made) and the block's text, in order: nothing lost.
+  const outer = await blocksOf(a);
+  const at = outer.findIndex((block) => block.startsWith('syncedBlock:'));
+  expect(at).toBeGreaterThanOrEqual(0);
+  const line = at > 0 ? outer[at - 1].split(':').slice(2).join(':') : '';
+  const inside = (await syncedTexts(a))[0] ?? '';
+  expect(line + inside).toBe('абвгдежзик');
+  expect(inside.length).toBeGreaterThan(0);
   await a.close();
 }, 90_000);
