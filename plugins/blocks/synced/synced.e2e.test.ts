@@ -31,14 +31,19 @@ const syncedTexts = (page: Page) =>
     ),
   );
 
-/** A synced block from the slash menu on the caret's line; its own editor takes the caret. */
-async function makeSyncedBlock(page: Page) {
+/** «Синхронизированный блок» chosen in the slash menu on the caret's line (Enter: the block is being made). */
+async function chooseSyncedBlock(page: Page) {
   await page.keyboard.type('/синхр');
   await page
     .locator('.slash-menu')
     .getByRole('option', { name: /Синхронизированный блок/ })
     .waitFor();
   await page.keyboard.press('Enter');
+}
+
+/** A synced block from the slash menu on the caret's line; its own editor takes the caret. */
+async function makeSyncedBlock(page: Page) {
+  await chooseSyncedBlock(page);
   await page.locator('.block-synced .document-editor[contenteditable="true"] p').first().waitFor();
   // The caret in it (a frame after its blocks are drawn), as the person sees it blink there.
   await page.waitForFunction(() => document.activeElement?.closest('.block-synced .document-editor') != null);
@@ -294,12 +299,7 @@ it('keys typed right after «Синхронизированный блок» is 
     await new Promise((resolve) => setTimeout(resolve, 150));
     await route.continue();
   });
-  await a.keyboard.type('/синхр');
-  await a
-    .locator('.slash-menu')
-    .getByRole('option', { name: /Синхронизированный блок/ })
-    .waitFor();
-  await a.keyboard.press('Enter');
+  await chooseSyncedBlock(a);
   await a.keyboard.type('абвгдежзик', { delay: 40 });
   await a.locator('.block-synced .document-editor p').first().waitFor();
   await a.unrouteAll({ behavior: 'wait' });
