@@ -7,7 +7,7 @@ import type { WorkspaceEditor } from '../../plugins';
 import type { BlockSyncApi } from '../../plugins/withBlockSync';
 import { newElement } from '../../schema/element';
 import { createStore } from '../app/store';
-import { DocumentEditor } from './DocumentEditor';
+import { DocumentEditor, type DocumentEditorProps } from './DocumentEditor';
 import { flushEditor, installFetch, TEST_PAGE_ID, wireBlock } from './blocks/testing';
 import { NestedEditorsContext, type NestedEditor, type NestedEditors } from './nestedEditors';
 
@@ -21,24 +21,30 @@ const noApi: BlockSyncApi = {
   deleteBlock: () => new Promise(() => undefined),
 };
 
+/** The page's editor as the page screen draws it (editable, no network unless `api` answers), with `props` over those. */
+function renderDocumentEditor(props: Partial<DocumentEditorProps> & Pick<DocumentEditorProps, 'blocks'>, outer?: NestedEditors) {
+  const editor = (
+    <DocumentEditor
+      page={page}
+      canEdit
+      onTitleEdited={() => undefined}
+      saveTitle={async () => undefined}
+      onSyncStatus={() => undefined}
+      api={noApi}
+      {...props}
+    />
+  );
+  return render(
+    <Provider store={createStore()}>
+      <MemoryRouter>{outer ? <NestedEditorsContext.Provider value={outer}>{editor}</NestedEditorsContext.Provider> : editor}</MemoryRouter>
+    </Provider>,
+  );
+}
+
 describe('DocumentEditor: duplicating a nested page', () => {
   it('asks the server for a copy of the page under this one; when it cannot be made, the duplicated block goes again', async () => {
     const calls = installFetch(() => ({ status: 403, body: { data: null, errors: [{ code: 'forbidden', message: '' }] } }));
-    const { container } = render(
-      <Provider store={createStore()}>
-        <MemoryRouter>
-          <DocumentEditor
-            page={page}
-            blocks={[wireBlock('d1', 'document', { pageId: CHILD })]}
-            canEdit
-            onTitleEdited={() => undefined}
-            saveTitle={async () => undefined}
-            onSyncStatus={() => undefined}
-            api={noApi}
-          />
-        </MemoryRouter>
-      </Provider>,
-    );
+    const { container } = renderDocumentEditor({ blocks: [wireBlock('d1', 'document', { pageId: CHILD })] });
     const editor = ELEMENT_TO_NODE.get(container.querySelector('[data-slate-editor]') as HTMLElement) as unknown as WorkspaceEditor;
     Transforms.select(editor, Editor.start(editor, [1]));
     editor.handleKey({ key: 'd', ctrlKey: true });
@@ -65,21 +71,11 @@ describe('DocumentEditor: the title is saved 500 ms after the last key (spec §9
     jest.useFakeTimers();
     const edited: string[] = [];
     const saved: string[] = [];
-    const { container, unmount } = render(
-      <Provider store={createStore()}>
-        <MemoryRouter>
-          <DocumentEditor
-            page={page}
-            blocks={[wireBlock('t1', 'text', { tokens: [{ text: 'текст' }] })]}
-            canEdit
-            onTitleEdited={(title) => edited.push(title)}
-            saveTitle={async (title) => void saved.push(title)}
-            onSyncStatus={() => undefined}
-            api={noApi}
-          />
-        </MemoryRouter>
-      </Provider>,
-    );
+    const { container, unmount } = renderDocumentEditor({
+      blocks: [wireBlock('t1', 'text', { tokens: [{ text: 'текст' }] })],
+      onTitleEdited: (title) => edited.push(title),
+      saveTitle: async (title) => void saved.push(title),
+    });
     const editor = ELEMENT_TO_NODE.get(container.querySelector('[data-slate-editor]') as HTMLElement) as unknown as WorkspaceEditor;
     const typeAt = async (text: string, wait: number) => {
       await act(async () => {
@@ -143,23 +139,9 @@ describe('DocumentEditor drawn inside another page (a synced block)', () => {
       published: false,
       reveal: { pending: null, listeners: new Set() },
     };
-    const { container, unmount } = render(
-      <Provider store={createStore()}>
-        <MemoryRouter>
-          <NestedEditorsContext.Provider value={outer}>
-            <DocumentEditor
-              page={page}
-              blocks={[wireBlock('s1', 'text', { tokens: [{ text: 'общий' }] })]}
-              canEdit
-              embedded={{ label: 'Синхронизированный блок' }}
-              onTitleEdited={() => undefined}
-              saveTitle={async () => undefined}
-              onSyncStatus={() => undefined}
-              api={api}
-            />
-          </NestedEditorsContext.Provider>
-        </MemoryRouter>
-      </Provider>,
+    const { container, unmount } = renderDocumentEditor(
+      { blocks: [wireBlock('s1', 'text', { tokens: [{ text: 'общий' }] })], embedded: { label: 'Синхронизированный блок' }, api },
+      outer,
     );
     expect(attached).toHaveLength(1);
     const editor = ELEMENT_TO_NODE.get(container.querySelector('[data-slate-editor]') as HTMLElement) as unknown as WorkspaceEditor;
@@ -184,5 +166,47 @@ describe('DocumentEditor drawn inside another page (a synced block)', () => {
     expect(left).toEqual([attached[0]]);
     expect(attached[0].unsaved()).toBe(false);
     expect(updates).toEqual(['s1']);
+  });
+});
+
+describe('DocumentEditor: text typed with the caret on a synced block', () => {
+  it("goes into the synced block's own editor (at the start of its blocks), not dropped as on other voids", async () => {
+    const CONTENT = '44444444-5555-4666-8777-888888888888';
+    const contentPage = {
+      ...newElement({ id: CONTENT, workspaceId: WORKSPACE, parentId: TEST_PAGE_ID, path: [TEST_PAGE_ID] }, '2026-01-01T00:00:00.000Z'),
+      synced: true,
+    };
+    installFetch((call) =>
+      call.url.endsWith(`/element/${CONTENT}`)
+        ? { status: 200, body: { data: contentPage, meta: {} } }
+        : call.url.includes(`/note/${CONTENT}/blocks`)
+          ? {
+              status: 200,
+              body: { data: [{ ...wireBlock('c1', 'text', { tokens: [{ text: 'общий' }] }), pageId: CONTENT }], meta: { at: '2026-01-01T00:00:00.000Z' } },
+            }
+          : { status: 404, body: { data: null, errors: [{ code: 'not_found', message: '' }] } },
+    );
+    const { container } = renderDocumentEditor({
+      blocks: [wireBlock('s', 'synced', { pageId: CONTENT }), wireBlock('t', 'text', { tokens: [{ text: 'после' }] })],
+    });
+    const editors = () =>
+      [...container.querySelectorAll('[data-slate-editor]')].map((el) => ELEMENT_TO_NODE.get(el as HTMLElement) as unknown as WorkspaceEditor);
+    for (let i = 0; i < 10 && editors().length < 2; i++) await flushEditor();
+    const [outer, inner] = editors();
+    expect(inner).toBeDefined();
+    await act(async () => {
+      Transforms.select(outer, Editor.start(outer, [1]));
+      outer.insertText('Ж');
+      await Promise.resolve();
+    });
+    expect(Editor.string(inner, [1])).toBe('Жобщий');
+    // Only the synced block takes it: on the paragraph after it, typing is as always.
+    await act(async () => {
+      Transforms.select(outer, Editor.start(outer, [2]));
+      outer.insertText('!');
+      await Promise.resolve();
+    });
+    expect(Editor.string(outer, [2])).toBe('!после');
+    expect(Editor.string(inner, [1])).toBe('Жобщий');
   });
 });

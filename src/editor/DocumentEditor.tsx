@@ -319,8 +319,8 @@ export function DocumentEditor({
       const selection = workspaceEditor.selection;
       if (!options?.at && selection && Range.isCollapsed(selection)) {
         const index = selection.anchor.path[0];
-        const onto = BLOCK_TYPED_ONTO[(workspaceEditor.children[index] as BlockElement | undefined)?.type ?? 'textBlock'];
-        if (onto?.(workspaceEditor, index, text)) return;
+        const block = workspaceEditor.children[index] as BlockElement | undefined;
+        if (block && BLOCK_TYPED_ONTO[block.type]?.(workspaceEditor, index, text)) return;
       }
       insertText(text, options);
     };

@@ -87,29 +87,37 @@ function TextLikeView({ element, attributes, children }: RenderElementProps) {
   );
 }
 
+interface EmptyParagraph {
+  uid: string;
+  /** Its place too: a paragraph moved by a drag has to be measured again. */
+  index: number;
+}
+
 /**
- * The empty paragraph under a collapsed caret, as "uid@index" (its place too: a paragraph moved
- * by a drag has to be measured again), or null. What TextPlaceholder follows: typing in any other
- * block leaves it null, so the hint neither renders nor measures for a keystroke.
+ * The empty paragraph under a collapsed caret, or null. What TextPlaceholder follows: typing in
+ * any other block leaves it null, so the hint neither renders nor measures for a keystroke.
  */
-function emptyParagraphAtCaret(editor: Editor): string | null {
+function emptyParagraphAtCaret(editor: Editor): EmptyParagraph | null {
   const { selection } = editor;
   if (!selection || !Range.isCollapsed(selection) || selection.anchor.path.length !== 2) return null;
   const index = selection.anchor.path[0];
   const node = editor.children[index] as BlockElement | undefined;
   if (node?.type !== 'textBlock' || node.children.length !== 1 || Node.string(node) !== '') return null;
-  return `${node.uid}@${index}`;
+  return { uid: node.uid, index };
 }
+
+const sameParagraph = (a: EmptyParagraph | null, b: EmptyParagraph | null) => a?.uid === b?.uid && a?.index === b?.index;
 
 /**
  * The hint of the empty paragraph the caret is in ("Напишите что-нибудь…"), drawn over it. One
  * component for the whole editor: it alone follows the selection and the focus.
  */
 export function TextPlaceholder({ container }: { container: RefObject<HTMLElement | null> }) {
-  const at = useSlateSelector(emptyParagraphAtCaret);
+  const at = useSlateSelector(emptyParagraphAtCaret, sameParagraph);
   const focused = useFocused();
   const [box, setBox] = useState<{ top: number; left: number; uid: string } | null>(null);
-  const uid = focused && at ? at.slice(0, at.lastIndexOf('@')) : null;
+  const uid = focused && at ? at.uid : null;
+  const index = at?.index;
   useLayoutEffect(() => {
     const frame = container.current;
     const block = uid && frame ? frame.querySelector<HTMLElement>(`[data-block-id="${CSS.escape(uid)}"]`) : null;
@@ -133,7 +141,8 @@ export function TextPlaceholder({ container }: { container: RefObject<HTMLElemen
     const watch = new ResizeObserver(measure);
     watch.observe(editable);
     return () => watch.disconnect();
-  }, [uid, at, container]);
+    // `index`: measured again when the paragraph moves (a drag, Ctrl+Shift+↑).
+  }, [uid, index, container]);
   if (!box || box.uid !== uid) return null;
   return (
     <div className="block-text-placeholder" style={{ top: box.top, left: box.left }} aria-hidden="true">

@@ -14,13 +14,12 @@
  * method's second variant; the references stay as they are.
  */
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { chromium, type Page } from 'playwright-core';
-import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../helpers/browser';
+import type { Page } from 'playwright-core';
+import { CHROMIUM_PATH } from '../helpers/browser';
 import { TYPED_SENTENCE } from './editor/document';
-import { serve } from './editor/serve';
+import { buildBenchPages, freshBrowser, locateTypingTarget, serve, typeSentence, TYPING_TARGET_OFFSET } from './editor/driver';
 import type { KeyTiming, MountResult } from './editor/harness';
 
 const SIZES = (process.env.BENCH_SIZES ?? '1000,5000,20000').split(',').map(Number);
@@ -32,7 +31,6 @@ const CONFIGS = [
 ].filter((config) => (process.env.BENCH_CONFIGS ?? 'ours,plain-cv,slate-chunk-cv').split(',').includes(config.name));
 const VARIANT = process.env.BENCH_VARIANT === 'mixed' ? 'mixed' : 'plain';
 const REFERENCE = 'plain-cv';
-const CARET_AT = 30;
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const RESULTS_DIR = path.join(HERE, 'results');
 
@@ -60,14 +58,6 @@ interface RunResult {
   error?: string;
 }
 
-async function buildBundles(): Promise<string> {
-  process.env.NODE_ENV = 'production';
-  const { build } = await import('vite');
-  const { BENCH_EDITOR_OUT_DIR, benchBuildConfigs } = await import('./editor/vite.config');
-  for (const config of benchBuildConfigs()) await build(config);
-  return BENCH_EDITOR_OUT_DIR;
-}
-
 /** Nearest-rank percentile. */
 function percentile(values: number[], p: number): number {
   const sorted = [...values].sort((a, b) => a - b);
@@ -91,7 +81,6 @@ async function heapAfterGc(page: Page): Promise<number> {
 }
 
 async function runOnce(baseUrl: string, config: (typeof CONFIGS)[number], size: number, rep: number): Promise<RunResult> {
-  const profile = fs.mkdtempSync(path.join(os.tmpdir(), 'editor-bench-'));
   const result: RunResult = {
     rep,
     size,
@@ -99,13 +88,9 @@ async function runOnce(baseUrl: string, config: (typeof CONFIGS)[number], size: 
     metrics: {},
     verification: { ok: false, caretOffset: null, dom: '', model: '', expected: '', missingFrames: 0 },
   };
-  const context = await chromium.launchPersistentContext(profile, {
-    executablePath: CHROMIUM_PATH,
-    args: CHROMIUM_ARGS,
-    viewport: { width: 1280, height: 800 },
-  });
+  const browser = await freshBrowser('editor-bench-');
   try {
-    const page = context.pages()[0] ?? (await context.newPage());
+    const { page } = browser;
     const pageErrors: string[] = [];
     page.on('pageerror', (error) => pageErrors.push(error.message));
     await page.goto(`${baseUrl}/${config.page}?n=${size}&variant=${VARIANT}`);
@@ -120,11 +105,7 @@ async function runOnce(baseUrl: string, config: (typeof CONFIGS)[number], size: 
     await page.waitForTimeout(500);
     result.metrics.heapMb = await heapAfterGc(page);
 
-    // Scroll the target to the centre (twice: content-visibility may settle sizes on the way), click at character 30.
-    await page.evaluate((offset) => window.bench.locateCharacter(offset), CARET_AT);
-    await page.waitForTimeout(100);
-    const point = await page.evaluate((offset) => window.bench.locateCharacter(offset), CARET_AT);
-    if (!point) throw new Error('typing target not found');
+    const point = await locateTypingTarget(page);
     const clickedAt = await page.evaluate(() => window.bench.now());
     await page.mouse.click(point.x, point.y);
     await page.waitForTimeout(400);
@@ -132,25 +113,20 @@ async function runOnce(baseUrl: string, config: (typeof CONFIGS)[number], size: 
     const caretOffset = await page.evaluate(() => window.bench.caretOffset());
     const original = await page.evaluate(() => window.bench.domTargetText());
 
-    const keys: KeyTiming[] = [];
-    for (const ch of TYPED_SENTENCE) {
-      await page.evaluate(() => window.bench.startKey());
-      await page.keyboard.type(ch);
-      keys.push(await page.evaluate(() => window.bench.settle()));
-    }
+    const keys = await typeSentence(page);
     result.keys = keys;
     const latencies = keys.map((k) => k.latency).filter((l): l is number => l !== null);
     if (latencies.length > 0) {
       result.metrics.keyP50 = percentile(latencies, 50);
       result.metrics.keyP95 = percentile(latencies, 95);
     }
-    const at = caretOffset ?? CARET_AT;
+    const at = caretOffset ?? TYPING_TARGET_OFFSET;
     const expected = original.slice(0, at) + TYPED_SENTENCE + original.slice(at);
     const dom = await page.evaluate(() => window.bench.domTargetText());
     const model = await page.evaluate(() => window.bench.modelTargetText());
     const missingFrames = keys.length - latencies.length;
     result.verification = {
-      ok: caretOffset === CARET_AT && dom === expected && model === expected && missingFrames === 0,
+      ok: caretOffset === TYPING_TARGET_OFFSET && dom === expected && model === expected && missingFrames === 0,
       caretOffset,
       dom,
       model,
@@ -161,8 +137,7 @@ async function runOnce(baseUrl: string, config: (typeof CONFIGS)[number], size: 
   } catch (error) {
     result.error = error instanceof Error ? error.message : String(error);
   } finally {
-    await context.close();
-    fs.rmSync(profile, { recursive: true, force: true });
+    await browser.close();
   }
   return result;
 }
@@ -250,7 +225,7 @@ function checkTargets(cells: Cell[]) {
 async function main() {
   if (!fs.existsSync(CHROMIUM_PATH)) throw new Error(`Chromium not found at ${CHROMIUM_PATH}: install it with 'apt-get install -y chromium'`);
   console.log(`building the benchmark pages (production bundles); document variant: ${VARIANT}…`);
-  const outDir = await buildBundles();
+  const outDir = await buildBenchPages();
   const server = await serve(outDir);
   const runs: RunResult[] = [];
   try {

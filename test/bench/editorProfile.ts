@@ -11,15 +11,12 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { chromium } from 'playwright-core';
-import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../helpers/browser';
 import { TYPED_SENTENCE } from './editor/document';
-import { serve } from './editor/serve';
+import { buildBenchPages, freshBrowser, locateTypingTarget, serve, typeSentence } from './editor/driver';
 
 const SIZE = Number(process.env.PROFILE_SIZE ?? 20000);
 const VARIANT = process.env.PROFILE_VARIANT === 'plain' ? 'plain' : 'mixed';
 const TOP = Number(process.env.PROFILE_TOP ?? 40);
-const CARET_AT = 30;
 
 interface ProfileNode {
   id: number;
@@ -31,6 +28,9 @@ interface Profile {
   samples: number[];
   timeDeltas: number[];
 }
+
+/** The profile's entries that are not script: idle, the browser's own work, the root. */
+const NOT_SCRIPT = new Set(['(idle)', '(program)', '(root)']);
 
 const frameName = (node: ProfileNode) => {
   const { functionName, url, lineNumber } = node.callFrame;
@@ -97,9 +97,8 @@ function printTree(profile: Profile, keys: number, minMs: number): void {
 
 function print(title: string, figures: Map<string, number>, keys: number): void {
   console.log(`\n${title} (ms per keystroke)`);
-  const skip = new Set(['(idle)', '(program)', '(root)']);
   for (const [name, ms] of [...figures]
-    .filter(([name]) => !skip.has(name))
+    .filter(([name]) => !NOT_SCRIPT.has(name))
     .sort((a, b) => b[1] - a[1])
     .slice(0, TOP)) {
     console.log(`${(ms / keys).toFixed(3).padStart(8)}  ${name}`);
@@ -107,45 +106,26 @@ function print(title: string, figures: Map<string, number>, keys: number): void 
 }
 
 async function main() {
-  process.env.NODE_ENV = 'production';
-  const { build } = await import('vite');
-  const { BENCH_EDITOR_OUT_DIR, benchBuildConfigs } = await import('./editor/vite.config');
-  for (const config of benchBuildConfigs({ minify: false })) await build(config);
-  const server = await serve(BENCH_EDITOR_OUT_DIR);
-  const profileDir = fs.mkdtempSync(path.join(os.tmpdir(), 'editor-profile-'));
-  const context = await chromium.launchPersistentContext(profileDir, {
-    executablePath: CHROMIUM_PATH,
-    args: CHROMIUM_ARGS,
-    viewport: { width: 1280, height: 800 },
-  });
+  const server = await serve(await buildBenchPages({ minify: false }));
+  const browser = await freshBrowser('editor-profile-');
   try {
-    const page = context.pages()[0] ?? (await context.newPage());
+    const { context, page } = browser;
     await page.goto(`${server.url}/ours.html?n=${SIZE}&variant=${VARIANT}`);
     await page.evaluate(() => window.bench.mounted);
     await page.waitForTimeout(500);
-    await page.evaluate((offset) => window.bench.locateCharacter(offset), CARET_AT);
-    await page.waitForTimeout(100);
-    const point = await page.evaluate((offset) => window.bench.locateCharacter(offset), CARET_AT);
-    if (!point) throw new Error('typing target not found');
+    const point = await locateTypingTarget(page);
     await page.mouse.click(point.x, point.y);
     await page.waitForTimeout(400);
     const cdp = await context.newCDPSession(page);
     await cdp.send('Profiler.enable');
     await cdp.send('Profiler.setSamplingInterval', { interval: 50 });
     await cdp.send('Profiler.start');
-    const latencies: number[] = [];
-    for (const ch of TYPED_SENTENCE) {
-      await page.evaluate(() => window.bench.startKey());
-      await page.keyboard.type(ch);
-      const timing = await page.evaluate(() => window.bench.settle());
-      if (timing.latency !== null) latencies.push(timing.latency);
-    }
+    const latencies = (await typeSentence(page)).map((key) => key.latency).filter((latency): latency is number => latency !== null);
     const { profile } = (await cdp.send('Profiler.stop')) as unknown as { profile: Profile };
     const keys = TYPED_SENTENCE.length;
     const { self, total } = aggregate(profile);
     console.log(`ours, ${SIZE} blocks, ${VARIANT}: ${keys} keys; latencies (ms) ${latencies.map((l) => l.toFixed(1)).join(' ')}`);
-    const idle = new Set(['(idle)', '(program)', '(root)']);
-    const busy = [...self].filter(([name]) => !idle.has(name)).reduce((sum, [, ms]) => sum + ms, 0);
+    const busy = [...self].filter(([name]) => !NOT_SCRIPT.has(name)).reduce((sum, [, ms]) => sum + ms, 0);
     const react = total.get([...total.keys()].find((name) => name.startsWith('performWorkOnRoot ')) ?? '') ?? 0;
     console.log(`script per keystroke: ${(busy / keys).toFixed(2)} ms, of which React's render and commit ${(react / keys).toFixed(2)} ms`);
     print('self time', self, keys);
@@ -155,9 +135,8 @@ async function main() {
     fs.writeFileSync(file, JSON.stringify(profile));
     console.log(`\nthe whole profile (open in Chromium's DevTools, Performance): ${file}`);
   } finally {
-    await context.close();
+    await browser.close();
     await server.close();
-    fs.rmSync(profileDir, { recursive: true, force: true });
   }
 }
 
