@@ -2,7 +2,7 @@ import { Editor } from 'slate';
 import '../types';
 import { blockWith, cursor, doc, editorWith, title } from '../testDocument';
 import type { BlockElementType } from '../../schema/slate';
-import { foldedAway, memoryFolds, onFoldedAwayChange } from './withFolding';
+import { foldedAway, memoryFolds, onFoldedAwayChange, unfoldAround } from './withFolding';
 import { convertBlock } from '../withMarkdownShortcuts/withMarkdownShortcuts';
 import { duplicateBlock, moveBlock } from '../withBlockActions';
 import { copyContent } from '../withClipboard/serialize';
@@ -140,5 +140,50 @@ describe('Enter at the start of a toggle', () => {
     expect([kept.uid, Editor.string(editor, [2]), child.uid]).toEqual(['t', 'Вопрос', 'c']);
     expect(editor.selection?.anchor).toEqual({ path: [2, 0], offset: 0 });
     expect(editor.folds.isOpen('t')).toBe(true);
+  });
+});
+
+describe('the caret is never in a folded-away block (the web app draws those without their text)', () => {
+  const page = (...caretAt: unknown[]) =>
+    doc(title(), toggle('t', 0, 'Toggle'), text('c', 1, 'c', ...caretAt), toggle('t2', 1, 'T2'), text('d', 2, 'd'), toggle('other', 0, 'O'), text('o', 1, 'o'));
+  const settled = () => new Promise((resolve) => setTimeout(resolve, 0));
+
+  it('a toggle closed over the caret moves it to the end of the toggle’s text; a range keeps its shown edge', () => {
+    const editor = editorWith(page(cursor()));
+    editor.folds.setOpen('t', true);
+    editor.folds.setOpen('t', false);
+    expect(editor.selection).toEqual({ anchor: { path: [1, 0], offset: 6 }, focus: { path: [1, 0], offset: 6 } });
+
+    // From the title into a block two toggles down: closing the outer one moves only the hidden edge.
+    editor.folds.setOpen('t', true);
+    editor.folds.setOpen('t2', true);
+    editor.selection = { anchor: { path: [0, 0], offset: 1 }, focus: { path: [4, 0], offset: 1 } };
+    editor.folds.setOpen('t', false);
+    expect(editor.selection).toEqual({ anchor: { path: [0, 0], offset: 1 }, focus: { path: [1, 0], offset: 6 } });
+  });
+
+  it('a change bringing the caret into one opens the toggles above it, and only those', async () => {
+    const editor = editorWith(page());
+    editor.selection = { anchor: { path: [2, 0], offset: 0 }, focus: { path: [2, 0], offset: 0 } };
+    editor.select({ path: [4, 0], offset: 1 });
+    await settled();
+    expect(['t', 't2', 'other'].map((uid) => editor.folds.isOpen(uid))).toEqual([true, true, false]);
+    expect(away(editor)).toEqual(['o']);
+  });
+
+  it('the caret’s block moved under a closed toggle (Tab, another writer) opens it', async () => {
+    const editor = editorWith(doc(title(), toggle('t', 0, 'T'), text('c', 1, 'c'), text('me', 0, 'me', cursor())));
+    editor.setNodes({ depth: 1 }, { at: [3] });
+    await settled();
+    expect(editor.folds.isOpen('t')).toBe(true);
+    expect(away(editor)).toEqual([]);
+  });
+
+  it('unfoldAround opens what folds a block away (a link, a search result, a table of contents)', () => {
+    const editor = editorWith(page());
+    unfoldAround(editor, 4);
+    expect(['t', 't2', 'other'].map((uid) => editor.folds.isOpen(uid))).toEqual([true, true, false]);
+    unfoldAround(editor, 6);
+    expect(away(editor)).toEqual([]);
   });
 });

@@ -1,4 +1,4 @@
-import { Editor, Node, Range, Transforms, type Operation } from 'slate';
+import { Editor, Node, Range, Transforms, type Operation, type Point } from 'slate';
 import { REGISTERED_BLOCKS } from '../../schema/blocks';
 import { newId } from '../../schema/ids';
 import { depthOf, type BlockElement, type BlockElementType } from '../../schema/slate';
@@ -15,6 +15,10 @@ import { subtreeEnd } from '../withStructure';
  * is each reader's own: the editor asks `editor.folds` (the web app's is kept by the server per
  * person, src/editor/folding.ts; headless, a set in memory), closed by default. Nothing of it is
  * in the document: search, export, copy and history see the folded blocks as any others.
+ *
+ * The caret is never in a folded-away block (the web app draws those without their text): a toggle
+ * closing over it moves it to the end of the toggle's text; a change that brings it into one opens
+ * the toggles above it.
  *
  * Keys: Ctrl+Enter (⌘+Enter) in a folding block opens or closes it. Enter at the start of its
  * text puts an empty one above it. Enter in an open one writes on inside it (a text block one level down, its first child); in a closed one, after everything
@@ -110,6 +114,37 @@ export function onFoldedAwayChange(editor: Editor & FoldingEditor, listener: () 
   return () => listeners.delete(listener);
 }
 
+/**
+ * The closed folding blocks that fold top-level block `index` away, nearest first (its parent,
+ * its parent's parent, …: the blocks before it of a smaller depth). Empty when it is shown.
+ */
+function closedAbove(editor: Editor & FoldingEditor, index: number): number[] {
+  const found: number[] = [];
+  const at = editor.children[index] as BlockElement | undefined;
+  let depth = at ? depthOf(at) : 0;
+  for (let i = index - 1; i >= 0 && depth > 0; i--) {
+    const block = editor.children[i] as BlockElement;
+    if (depthOf(block) >= depth) continue;
+    depth = depthOf(block);
+    if (FOLDING_TYPES.has(block.type) && !editor.folds.isOpen(block.uid)) found.push(i);
+  }
+  return found;
+}
+
+/**
+ * Opens every closed toggle that folds top-level block `index` away (a link or a search result
+ * leading into one, a heading chosen in a table of contents, the caret brought into one).
+ */
+export function unfoldAround(editor: Editor & FoldingEditor, index: number): void {
+  for (const at of closedAbove(editor, index)) editor.folds.setOpen((editor.children[at] as BlockElement).uid, true);
+}
+
+/** Whether the top-level block of `point` is folded away now. */
+function pointFoldedAway(editor: Editor & FoldingEditor, point: Point): boolean {
+  const block = editor.children[point.path[0]] as BlockElement | undefined;
+  return block !== undefined && foldedAway(editor).has(block.uid);
+}
+
 /** The index of the caret's top-level block (outside tables), or -1. */
 function caretIndex(editor: Editor): number {
   const { selection } = editor;
@@ -121,6 +156,17 @@ export function withFolding<E extends Editor & { handleKey(event: KeyPress): boo
   const folding = editor as E & FoldingEditor;
   const foldsChanged = () => {
     stateOf(folding).folds += 1;
+    // A toggle closed over the caret (or an edge of the selection): it goes to the end of the
+    // toggle's text, which is shown — never left typing into blocks not drawn.
+    const { selection } = folding;
+    if (selection && (pointFoldedAway(folding, selection.anchor) || pointFoldedAway(folding, selection.focus))) {
+      const out = (point: Point): Point => {
+        if (!pointFoldedAway(folding, point)) return point;
+        const shown = closedAbove(folding, point.path[0]).at(-1)!;
+        return Editor.end(folding, [shown]);
+      };
+      Transforms.select(folding, { anchor: out(selection.anchor), focus: out(selection.focus) });
+    }
     notify(folding);
   };
   let unsubscribe = folds.subscribe(foldsChanged);
@@ -154,6 +200,14 @@ export function withFolding<E extends Editor & { handleKey(event: KeyPress): boo
   };
 
   folding.onChange = (options) => {
+    // The caret (or a selection edge) brought into a folded-away block — undo, a block moved under
+    // a closed toggle, a program's selection: the toggles above it open, before anything is drawn.
+    const { selection } = folding;
+    if (selection) {
+      for (const point of Range.isCollapsed(selection) ? [selection.anchor] : [selection.anchor, selection.focus]) {
+        if (pointFoldedAway(folding, point)) unfoldAround(folding, point.path[0]);
+      }
+    }
     onChange(options);
     notify(folding);
   };

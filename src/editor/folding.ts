@@ -107,7 +107,8 @@ export function useFoldOpen(uid: string): boolean {
 const noFolds = () => () => undefined;
 
 /**
- * Whether the block is folded away under a closed toggle: its element is then drawn hidden. Each
+ * Whether the block is folded away under a closed toggle: it is then drawn as an empty hidden
+ * element, without its text or its view (renderers.tsx; the caret is never in it). Each
  * block reads the one set computed per change of the page's shape (plugins/withFolding), so a
  * keystroke of typing costs nothing here.
  */

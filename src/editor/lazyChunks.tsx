@@ -25,6 +25,7 @@ import {
 import { flushSync } from 'react-dom';
 import { Editor, Element as SlateElementApi, Node, Range } from 'slate';
 import { ReactEditor, useSlateSelector, useSlateStatic, type RenderChunkProps } from 'slate-react';
+import { unfoldAround } from '../../plugins/withFolding';
 import type { SlateElement } from '../../schema/slate';
 
 /** Within this many blocks of a chunk, the caret or a selection edge keeps it mounted (arrow keys never meet a placeholder). */
@@ -272,12 +273,14 @@ export function ChunkVisibilityProvider({ editor, frame, children }: { editor: E
 }
 
 /**
- * Scrolls top-level block `uid` to the middle of the screen, mounting its chunk first (a link to
- * a block, search results, the benchmark's way to the middle of a page). False when it is not there.
+ * Scrolls top-level block `uid` to the middle of the screen, opening the toggles it is folded in
+ * and mounting its chunk first (a link to a block, search results, a table of contents, the
+ * benchmark's way to the middle of a page). False when it is not there.
  */
 export function revealBlock(editor: Editor, uid: string): boolean {
   const index = editor.children.findIndex((node) => (node as SlateElement).uid === uid);
   if (index < 0) return false;
+  flushSync(() => unfoldAround(editor, index));
   chunkVisibilityOf(editor).mountIndex(index);
   const element = ReactEditor.toDOMNode(editor as ReactEditor, editor).querySelector(`[data-block-id="${CSS.escape(uid)}"]`);
   element?.scrollIntoView({ block: 'center' });

@@ -39,12 +39,13 @@ const PLACEHOLDERS = {
 /** One block. Empty blocks show a placeholder: always for the title and headings, on the caret's line for text. */
 export function BlockElementView(props: RenderElementProps) {
   const editor = useSlateStatic();
-  // Folded away under a closed toggle (src/editor/folding.ts): drawn, hidden (search, copy and history still see it).
-  const away = useFoldedAway(editor, props.element.uid);
-  const shown = away ? { ...props, attributes: { ...props.attributes, 'data-folded-away': '' } } : props;
+  // Folded away under a closed toggle (src/editor/folding.ts): an empty, hidden element in its place,
+  // without its text or its view (the caret is never in it: plugins/withFolding); search, copy,
+  // export and history see it in the document as any other.
+  if (useFoldedAway(editor, props.element.uid)) return <div {...props.attributes} {...blockRootProps(props.element)} data-folded-away="" />;
   const View = BLOCK_VIEWS[props.element.type];
-  if (View) return <View {...shown} />;
-  return <TextLikeView {...shown} />;
+  if (View) return <View {...props} />;
+  return <TextLikeView {...props} />;
 }
 
 /**

@@ -1,13 +1,16 @@
 /**
  * `npm run bench:toggles` — does a page of toggles open as fast as one without them (issue 39)?
  *
- * Two pages of the same size on one server (SQLite): 200 toggles, each with two paragraphs
- * nested under it (closed, as a reader finds them: folded away), and the same 600 blocks as 200
- * paragraphs with two nested under each (the baseline). Each is opened in a fresh Chromium
- * context, alternately, BENCH_REPS times; measured from navigation: the first screen (the first
- * block's text in the DOM, the next frame) and editable (the editor's contenteditable, the next
- * frame). Figures are medians (and p90) of the same run: compare the two lines, not runs on
- * different machines (../shared/design/BENCH-METHOD.md).
+ * Pages of the same size on one server (SQLite): 200 toggles, each with two paragraphs nested
+ * under it (closed, as a reader finds them: folded away), and the same 600 blocks as 200
+ * paragraphs with two nested under each (the baseline), twice — the second copy, the control,
+ * shows what the same page measures against itself: the noise of the ratio. Each is opened in a
+ * fresh Chromium context, in turn (the order rotating), BENCH_REPS times; measured from
+ * navigation: the first screen (the first block's text in the DOM, the next frame), editable (the
+ * editor's contenteditable, the next frame), and the main thread's work in the first 1.5 s (CDP
+ * Performance metrics: the chunks mounted after the first one are in it). Figures are medians
+ * (p90) of the same run; ratios are medians of each repetition's own ratio to the baseline
+ * (../shared/design/BENCH-METHOD.md).
  *
  *   BENCH_REPS=9 BENCH_TOGGLES=200 npm run bench:toggles
  */
@@ -19,6 +22,8 @@ const REPS = Number(process.env.BENCH_REPS ?? 9);
 const TOGGLES = Number(process.env.BENCH_TOGGLES ?? 200);
 const EMAIL = 'toggles-bench@example.com';
 const S = '/api/v3/spaces';
+/** The main thread's work is read this long after navigation (the chunks mounted after the first screen are in it). */
+const MAIN_THREAD_WINDOW_MS = 1500;
 
 type NewBlock = { id: string; type: string; data: unknown; parentId: string | null; placeAfter: string | null };
 
@@ -63,17 +68,17 @@ async function main() {
   const browser = await launchBrowser();
   try {
     const cookie = await signInToProcess(server, EMAIL);
-    const pages: Record<'toggles' | 'paragraphs', string> = { toggles: '', paragraphs: '' };
-    for (const [name, head] of [
-      ['toggles', 'toggle'],
-      ['paragraphs', 'text'],
-    ] as const) {
+    const kinds = { toggles: 'toggle', baseline: 'text', control: 'text' } as const;
+    type Kind = keyof typeof kinds;
+    const names = Object.keys(kinds) as Kind[];
+    const pages = {} as Record<Kind, string>;
+    for (const name of names) {
       const page = await fetchJson<{ data: { id: string } }>(`${server.url}${S}/section/private`, {
         method: 'POST',
         cookie,
         body: JSON.stringify({ title: `Страница: ${name}` }),
       });
-      const blocks = pageBlocks(head, TOGGLES);
+      const blocks = pageBlocks(kinds[name], TOGGLES);
       for (let at = 0; at < blocks.length; at += 500) {
         await fetchJson(`${server.url}${S}/blocks/create`, {
           method: 'POST',
@@ -106,6 +111,8 @@ async function main() {
         observer.observe(document, { childList: true, subtree: true, attributes: true, attributeFilter: ['contenteditable'] });
       });
       const tab = await context.newPage();
+      const cdp = await context.newCDPSession(tab);
+      await cdp.send('Performance.enable');
       await tab.goto(`${server.url}/${pageId}`);
       await tab.waitForFunction(
         () => {
@@ -115,37 +122,62 @@ async function main() {
         undefined,
         { timeout: 60_000 },
       );
-      const measured = await tab.evaluate(() => {
+      const drawn = await tab.evaluate(() => {
         const w = window as unknown as { __firstScreen: number; __editable: number };
-        return { firstScreen: w.__firstScreen, editable: w.__editable, toggles: document.querySelectorAll('.block-toggle').length };
+        return {
+          firstScreen: w.__firstScreen,
+          editable: w.__editable,
+          toggles: document.querySelectorAll('[data-slate-editor] .block-toggle').length,
+          blocks: document.querySelectorAll('[data-slate-editor] [data-block-id]').length,
+        };
       });
+      await tab.waitForTimeout(Math.max(0, MAIN_THREAD_WINDOW_MS - drawn.editable));
+      const { metrics } = await cdp.send('Performance.getMetrics');
       await context.close();
-      return measured;
+      return { ...drawn, mainThread: 1000 * (metrics.find((m) => m.name === 'TaskDuration')?.value ?? 0) };
     };
 
     // One of each first, not counted (the server's and the browser's caches warm).
-    await open(pages.toggles);
-    await open(pages.paragraphs);
-    const results: Record<'toggles' | 'paragraphs', { firstScreen: number[]; editable: number[] }> = {
-      toggles: { firstScreen: [], editable: [] },
-      paragraphs: { firstScreen: [], editable: [] },
-    };
-    let drawnToggles = 0;
+    for (const name of names) await open(pages[name]);
+    type Figure = 'firstScreen' | 'editable' | 'mainThread';
+    const figures: Figure[] = ['firstScreen', 'editable', 'mainThread'];
+    const results = Object.fromEntries(names.map((name) => [name, { firstScreen: [], editable: [], mainThread: [] }])) as unknown as Record<
+      Kind,
+      Record<Figure, number[]>
+    >;
+    let drawn = { toggles: 0, blocks: 0 };
     for (let rep = 0; rep < REPS; rep++) {
-      for (const name of rep % 2 === 0 ? (['toggles', 'paragraphs'] as const) : (['paragraphs', 'toggles'] as const)) {
+      for (let k = 0; k < names.length; k++) {
+        const name = names[(rep + k) % names.length];
         const measured = await open(pages[name]);
-        results[name].firstScreen.push(measured.firstScreen);
-        results[name].editable.push(measured.editable);
-        if (name === 'toggles') drawnToggles = measured.toggles;
+        for (const figure of figures) results[name][figure].push(measured[figure]);
+        if (name === 'toggles') drawn = { toggles: measured.toggles, blocks: measured.blocks };
       }
     }
-    const line = (label: string, values: { firstScreen: number[]; editable: number[] }) =>
-      `${label.padEnd(44)} first screen ${ms(quantile(values.firstScreen, 0.5))} (p90 ${ms(quantile(values.firstScreen, 0.9))})   editable ${ms(quantile(values.editable, 0.5))} (p90 ${ms(quantile(values.editable, 0.9))})`;
+    const labels: Record<Kind, string> = {
+      toggles: `${TOGGLES} toggles, 2 paragraphs folded in each`,
+      baseline: `baseline: ${TOGGLES} paragraphs, 2 nested in each`,
+      control: 'control: the baseline again',
+    };
+    const cell = (values: number[]) => `${ms(quantile(values, 0.5))} (p90 ${ms(quantile(values, 0.9))})`;
     process.stdout.write(`\nA page of ${TOGGLES} toggles (${TOGGLES * 3} blocks), ${REPS} opens each, medians (p90):\n`);
-    process.stdout.write(`${line(`${TOGGLES} toggles, 2 paragraphs folded in each`, results.toggles)}\n`);
-    process.stdout.write(`${line(`baseline: ${TOGGLES} paragraphs, 2 nested in each`, results.paragraphs)}\n`);
-    const ratio = quantile(results.toggles.editable, 0.5) / quantile(results.paragraphs.editable, 0.5);
-    process.stdout.write(`editable, toggles ÷ baseline: ${ratio.toFixed(2)}× (toggles drawn in the first screen's chunks: ${drawnToggles})\n`);
+    for (const name of names) {
+      const r = results[name];
+      process.stdout.write(
+        `${labels[name].padEnd(44)} first screen ${cell(r.firstScreen)}   editable ${cell(r.editable)}   main thread ${cell(r.mainThread)}\n`,
+      );
+    }
+    const ratio = (name: Kind, figure: Figure) =>
+      quantile(
+        results[name][figure].map((value, rep) => value / results.baseline[figure][rep]),
+        0.5,
+      ).toFixed(2);
+    for (const name of ['toggles', 'control'] as const) {
+      process.stdout.write(
+        `${name} ÷ baseline, median of ${REPS} repetitions: editable ${ratio(name, 'editable')}×, first screen ${ratio(name, 'firstScreen')}×, main thread ${ratio(name, 'mainThread')}×\n`,
+      );
+    }
+    process.stdout.write(`(drawn at the measure: ${drawn.toggles} toggles, ${drawn.blocks} blocks; what is folded away is drawn as empty elements)\n`);
   } finally {
     await browser.close();
     await server.stop();

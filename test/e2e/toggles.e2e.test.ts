@@ -1,7 +1,7 @@
 import type { Browser, Page } from 'playwright-core';
 import { axeViolations } from '../helpers/axe';
 import { signInThroughUi } from '../helpers/browser';
-import { blocksOf, browserSuite, newPage, saved } from '../helpers/editorPage';
+import { blocksOf, browserSuite, newPage, savedBlocksOf } from '../helpers/editorPage';
 import type { ServerProcess } from '../helpers/serverProcess';
 
 /*
@@ -53,13 +53,14 @@ it('made by `>`, written inside, folded by Ctrl+Enter and the triangle, open or 
   await page.keyboard.press('End');
   await page.keyboard.press('Enter');
   await page.keyboard.type('Сколько стоит доставка?');
-  await expect(blocksOf(page)).resolves.toEqual([
-    'toggleBlock:0:Как вернуть заказ?',
-    'textBlock:1:Напишите в поддержку в течение 14 дней.',
-    'textBlock:1:Деньги придут за 3 дня.',
-    'toggleBlock:0:Сколько стоит доставка?',
+  // What is folded is drawn as empty hidden elements, and kept: the server has it.
+  await expect(blocksOf(page)).resolves.toEqual(['toggleBlock:0:Как вернуть заказ?', 'textBlock:1:', 'textBlock:1:', 'toggleBlock:0:Сколько стоит доставка?']);
+  await expect(savedBlocksOf(page, url.split('/').pop()!)).resolves.toEqual([
+    'toggle:0:Как вернуть заказ?',
+    'text:1:Напишите в поддержку в течение 14 дней.',
+    'text:1:Деньги придут за 3 дня.',
+    'toggle:0:Сколько стоит доставка?',
   ]);
-  await saved(page);
 
   // The first opened by its triangle; after a reload, as it was left (the server keeps it for this person).
   await page.locator('.block-toggle').getByRole('button', { name: 'Развернуть' }).first().click();
@@ -130,3 +131,29 @@ it('made by `>`, written inside, folded by Ctrl+Enter and the triangle, open or 
   await other.close();
   await context.close();
 }, 90_000);
+
+it('closed over the caret, the caret goes to its line; a search result folded in one opens it', async () => {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  const page = await context.newPage();
+  await signInThroughUi(page, server, 'toggles-caret@example.com');
+  const url = await newPage(page, 'Свёрнутое');
+  await page.keyboard.type('> Вопрос');
+  await page.locator('.block-toggle').waitFor();
+  await page.keyboard.press('Enter');
+  await page.keyboard.type('Ответ');
+  const answer = await page.locator('[data-slate-editor] p.block[data-depth="1"]').getAttribute('data-block-id');
+
+  // The caret in the answer; the triangle closes the toggle (a click on it leaves the caret where it was):
+  // typed keys go to the toggle's line, shown, not into the answer folded away.
+  await page.locator('.block-toggle').getByRole('button', { name: 'Свернуть' }).click();
+  await expect(visibleTexts(page)).resolves.toEqual(['Вопрос']);
+  await expect(page.locator(`[data-block-id="${answer}"]`).evaluate((el) => el.innerHTML)).resolves.toBe('');
+  await page.keyboard.type('?');
+  await expect(savedBlocksOf(page, url.split('/').pop()!)).resolves.toEqual(['toggle:0:Вопрос?', 'text:1:Ответ']);
+
+  // A search result's address leads to the answer: the toggle opens, the answer is marked.
+  await page.goto(`${url}?block=${answer}`);
+  await page.locator(`[data-block-id="${answer}"].is-found`).waitFor();
+  await expect(visibleTexts(page)).resolves.toEqual(['Вопрос?', 'Ответ']);
+  await context.close();
+}, 60_000);

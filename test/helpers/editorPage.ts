@@ -98,6 +98,24 @@ export async function saved(page: Page, timeoutMs = 15_000): Promise<void> {
   }
 }
 
+/**
+ * The page's blocks as the server has them once saved, "type:depth:text" (wire types, docs/api/blocks.md),
+ * in order — what `blocksOf` cannot read of blocks folded away under a closed toggle (drawn without text).
+ */
+export async function savedBlocksOf(page: Page, pageId: string): Promise<string[]> {
+  await saved(page);
+  return page.evaluate(async (id) => {
+    const res = await fetch(`/api/v3/spaces/note/${id}/blocks`);
+    const { data } = (await res.json()) as { data: { id: string; type: string; parentId: string | null; data: { tokens?: { text: string }[] } }[] };
+    const depth = new Map<string, number>();
+    return data.map((block) => {
+      const level = block.parentId ? (depth.get(block.parentId) ?? 0) + 1 : 0;
+      depth.set(block.id, level);
+      return `${block.type}:${level}:${(block.data.tokens ?? []).map((token) => token.text).join('')}`;
+    });
+  }, pageId);
+}
+
 /** The page screen with all of the page in (not the read-only top of a big page, `aria-busy`). */
 export const pageReady = (page: Page) => page.locator('.page[aria-busy="false"] [data-slate-editor] h1').first().waitFor();
 

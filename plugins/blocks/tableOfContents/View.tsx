@@ -1,7 +1,6 @@
 import { Node, type Editor } from 'slate';
 import { useSelected, useFocused, useSlateSelector, useSlateStatic, type RenderElementProps } from 'slate-react';
-import { isFolding } from '../../../plugins/withFolding';
-import { depthOf, type BlockElement } from '../../../schema/slate';
+import type { BlockElement } from '../../../schema/slate';
 import { blockRootProps, editorT, Icon, revealBlock, type BlockIcons, type BlockViews } from '../../../src/editor/blockView';
 import { headingLevelOf } from '../../../schema/blocks';
 import type { TableOfContentsElement } from './block';
@@ -53,19 +52,8 @@ export function TableOfContentsView({ element, attributes, children }: RenderEle
   const selected = useSelected();
   const focused = useFocused();
   const top = entries.length > 0 ? Math.min(...entries.map((e) => e.level)) : 1;
-  const go = (entry: Entry) => {
-    // Open every closed toggle the heading is folded in (from the heading up).
-    let depth = depthOf(editor.children[entry.index] as BlockElement);
-    for (let i = entry.index - 1; i >= 0 && depth > 0; i--) {
-      const block = editor.children[i] as BlockElement;
-      if (depthOf(block) < depth) {
-        depth = depthOf(block);
-        if (isFolding(block) && !editor.folds.isOpen(block.uid)) editor.folds.setOpen(block.uid, true);
-      }
-    }
-    // Its chunk mounted if far away (lazyChunks), then scrolled to, once the opened toggles are drawn.
-    requestAnimationFrame(() => revealBlock(editor, entry.uid));
-  };
+  // Opens the toggles it is folded in, mounts its chunk if far away (lazyChunks), scrolls to it.
+  const go = (entry: Entry) => requestAnimationFrame(() => revealBlock(editor, entry.uid));
   return (
     <div {...attributes} {...blockRootProps(element as TableOfContentsElement, `block-void block-toc${selected && focused ? ' is-selected' : ''}`)}>
       <nav contentEditable={false} className="toc" aria-label={editorT('tableOfContents.label')}>

@@ -18,14 +18,26 @@ describe('toggle view', () => {
       el('textBlock', 'after', 'после'),
     ]);
     expect([shown(container, 'c1'), shown(container, 'c2'), shown(container, 'after')]).toEqual([false, false, true]);
+    // Folded away, a block is an empty element in its place: no text, no view (a page of closed toggles opens light).
+    expect(container.querySelector('[data-block-id="c1"]')!.innerHTML).toBe('');
+    expect(container.textContent).not.toMatch(/внутри|глубже/);
     const triangle = screen.getByRole('button', { name: 'Развернуть' });
     expect(triangle.getAttribute('aria-expanded')).toBe('false');
     await act(async () => void fireEvent.click(triangle));
     expect(editor.folds.isOpen('t')).toBe(true);
     expect([shown(container, 'c1'), shown(container, 'c2')]).toEqual([true, true]);
+    expect(container.querySelector('[data-block-id="c2"]')!.textContent).toBe('глубже');
     expect(screen.getByRole('button', { name: 'Свернуть' }).getAttribute('aria-expanded')).toBe('true');
     await act(async () => void fireEvent.click(screen.getByRole('button', { name: 'Свернуть' })));
     expect(shown(container, 'c1')).toBe(false);
+  });
+
+  test('the caret taken into a folded-away block (undo, a search result) opens the toggle and is drawn there', async () => {
+    const { container, editor } = renderEditor([el('toggleBlock', 't', 'Подробности'), el('textBlock', 'c', 'внутри', 1)]);
+    await act(async () => editor.select({ path: [2, 0], offset: 3 }));
+    expect(editor.folds.isOpen('t')).toBe(true);
+    expect(shown(container, 'c')).toBe(true);
+    expect(container.querySelector('[data-block-id="c"]')!.textContent).toBe('внутри');
   });
 
   test('toggle headings are headings of their level; an open toggle with nothing inside says how to fill it', async () => {
