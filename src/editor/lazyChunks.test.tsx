@@ -2,6 +2,7 @@ import { act, render } from '@testing-library/react';
 import { createElement, useRef, type ReactNode } from 'react';
 import { createEditor, Editor, Transforms, type Descendant } from 'slate';
 import { Editable, Slate, withReact, type RenderChunkProps, type RenderElementProps } from 'slate-react';
+import { withFolding } from '../../plugins/withFolding';
 import { chunkOf, ChunkVisibilityProvider, chunkVisibilityOf, renderChunk, type ChunkNode } from './lazyChunks';
 
 /*
@@ -207,6 +208,20 @@ describe('lazy chunks', () => {
       await scrollTo(0);
       expect(drawn()).toEqual(['b0', 'b1', 'b2', 'b3', 'b4', 'b5']);
       expect([...container.querySelectorAll('.block-chunk-placeholder')].pop()?.textContent).toBe('Абзац 198\nАбзац 199');
+    });
+
+    test('a placeholder leaves out what is folded away under a closed toggle: neither its text nor its height', async () => {
+      const editor = withFolding(Object.assign(smallChunkEditor(20), { handleKey: () => false }));
+      // Blocks 9–11 (the fourth chunk): a closed toggle and two blocks nested under it.
+      editor.children = paragraphs(20).map((block, i) =>
+        i === 9 ? { ...block, type: 'toggleBlock' } : i === 10 || i === 11 ? { ...block, depth: 1 } : block,
+      ) as Descendant[];
+      const { container } = render(<LazyEditor editor={editor} />);
+      await scrollTo(0);
+      const [third, fourth] = [...container.querySelectorAll<HTMLElement>('.block-chunk-placeholder')];
+      expect(third.textContent).toBe('Абзац 6\nАбзац 7\nАбзац 8');
+      expect(fourth.textContent).toBe('Абзац 9');
+      expect(parseFloat(fourth.style.height)).toBeCloseTo(parseFloat(third.style.height) / 3);
     });
 
     test('after a delete that leaves one chunk, that chunk is drawn at once (the page start and the caret are in it)', async () => {

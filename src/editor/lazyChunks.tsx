@@ -25,7 +25,7 @@ import {
 import { flushSync } from 'react-dom';
 import { Editor, Element as SlateElementApi, Node, Range } from 'slate';
 import { ReactEditor, useSlateSelector, useSlateStatic, type RenderChunkProps } from 'slate-react';
-import { unfoldAround } from '../../plugins/withFolding';
+import { foldedAway, unfoldAround } from '../../plugins/withFolding';
 import type { SlateElement } from '../../schema/slate';
 
 /** Within this many blocks of a chunk, the caret or a selection edge keeps it mounted (arrow keys never meet a placeholder). */
@@ -91,20 +91,28 @@ function estimatedHeight(element: SlateElement, text: string): number {
   return lines * line + rest;
 }
 
+/** The blocks folded away under closed toggles now (none for an editor without folding). */
+const NOTHING_FOLDED: ReadonlySet<string> = new Set();
+const foldedAwayOf = (editor: Editor | null): ReadonlySet<string> => (editor && 'folds' in editor ? foldedAway(editor) : NOTHING_FOLDED);
+
 /**
  * A chunk's plain text, for its placeholder (find-in-page finds it; a scroll there mounts the
- * chunk), and its estimated height; kept until slate-react says the chunk changed.
+ * chunk), and its estimated height; kept until slate-react says the chunk changed. Blocks folded
+ * away under closed toggles (drawn as nothing: plugins/withFolding) count neither text nor height,
+ * as they were when the summary was made (a toggle opened later corrects it once the chunk is drawn).
  */
 const summaries = new WeakMap<ChunkNode, { text: string; estimate: number }>();
-function summaryOf(chunk: ChunkNode, modified: boolean): { text: string; estimate: number } {
+function summaryOf(chunk: ChunkNode, modified: boolean, editor: Editor | null): { text: string; estimate: number } {
   let summary = modified ? undefined : summaries.get(chunk);
   if (!summary) {
+    const away = foldedAwayOf(editor);
     const texts: string[] = [];
     let estimate = 0;
     for (const leaf of chunk.children) {
+      if (!SlateElementApi.isElement(leaf.node) || away.has((leaf.node as SlateElement).uid ?? '')) continue;
       const text = blockText(leaf.node);
       texts.push(text);
-      if (SlateElementApi.isElement(leaf.node)) estimate += estimatedHeight(leaf.node as SlateElement, text);
+      estimate += estimatedHeight(leaf.node as SlateElement, text);
     }
     summary = { text: texts.join('\n'), estimate };
     summaries.set(chunk, summary);
@@ -125,6 +133,9 @@ interface ChunkEntry {
  * visible area, the heights they had when last drawn, and a running correction of the estimates.
  */
 export class ChunkVisibility {
+  /** `editor`: whose blocks folded away the estimates leave out. */
+  constructor(private readonly editor: Editor | null = null) {}
+
   private scrollRoot: Element | null = null;
   private scrollTarget: Element | Window | null = null;
   private resize: ResizeObserver | null = null;
@@ -202,13 +213,13 @@ export class ChunkVisibility {
   measured(chunk: ChunkNode, height: number): void {
     if (height <= 0) return;
     this.heights.set(chunk, height);
-    const estimate = summaryOf(chunk, false).estimate;
+    const estimate = summaryOf(chunk, false, this.editor).estimate;
     if (estimate > 0) this.estimateScale = height / estimate;
   }
 
   /** The placeholder's height: as drawn last time, else estimated from the blocks. */
   height(chunk: ChunkNode, modified = false): number {
-    return this.heights.get(chunk) ?? Math.round(summaryOf(chunk, modified).estimate * this.estimateScale);
+    return this.heights.get(chunk) ?? Math.round(summaryOf(chunk, modified, this.editor).estimate * this.estimateScale);
   }
 
   /** Mounts the chunk holding top-level block `index` now. */
@@ -241,7 +252,7 @@ function selectionEdges(editor: Editor): string {
 export function chunkVisibilityOf(editor: Editor): ChunkVisibility {
   let visibility = EDITOR_TO_VISIBILITY.get(editor);
   if (!visibility) {
-    visibility = new ChunkVisibility();
+    visibility = new ChunkVisibility(editor);
     EDITOR_TO_VISIBILITY.set(editor, visibility);
   }
   return visibility;
@@ -359,7 +370,7 @@ function LazyChunkView({ chunk, root, attributes, children }: LazyChunkProps) {
   }
   return (
     <div {...attributes} ref={ref} className="block-chunk-placeholder" contentEditable={false} style={{ height: visibility?.height(chunk, modified) }}>
-      {summaryOf(chunk, false).text}
+      {summaryOf(chunk, false, editor).text}
     </div>
   );
 }
