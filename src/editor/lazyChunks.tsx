@@ -27,6 +27,7 @@ import { Editor, Element as SlateElementApi, Node, Range } from 'slate';
 import { ReactEditor, useSlateSelector, useSlateStatic, type RenderChunkProps } from 'slate-react';
 import { foldedAway, unfoldAround } from '../../plugins/withFolding';
 import type { SlateElement } from '../../schema/slate';
+import { scrollingAncestor } from '../ui/scrolling';
 
 /** Within this many blocks of a chunk, the caret or a selection edge keeps it mounted (arrow keys never meet a placeholder). */
 const PIN_MARGIN_BLOCKS = 50;
@@ -256,15 +257,6 @@ export function chunkVisibilityOf(editor: Editor): ChunkVisibility {
     EDITOR_TO_VISIBILITY.set(editor, visibility);
   }
   return visibility;
-}
-
-/** The nearest ancestor that scrolls vertically, or null for the document. */
-function scrollingAncestor(element: HTMLElement | null): Element | null {
-  for (let node = element?.parentElement ?? null; node && node !== document.body; node = node.parentElement) {
-    const overflow = getComputedStyle(node).overflowY;
-    if (overflow === 'auto' || overflow === 'scroll' || overflow === 'overlay') return node;
-  }
-  return null;
 }
 
 /** Provides the editor's chunk visibility to its chunks and watches the scrolling ancestor of `frame`. */

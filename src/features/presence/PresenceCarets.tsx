@@ -4,6 +4,7 @@ import { ReactEditor, useFocused, useSlate, useSlateSelection, useSlateStatic } 
 import type { Caret, PresenceMember } from '../../../schema/realtime';
 import { BlockIndex, sameCaret, toCaret, toSlateRange } from './caretMapping';
 import { useCaretSender, usePresenceMembers } from './usePresence';
+import { scrollingAncestor } from '../../ui/scrolling';
 import './presence.css';
 
 /*
@@ -84,15 +85,6 @@ export function textColorOn(color: string): string {
   });
   const luminance = 0.2126 * r + 0.7152 * g + 0.0722 * b;
   return luminance > 0.4 ? '#1f1f1f' : '#fff';
-}
-
-/** The nearest ancestor that scrolls vertically (the window when none). */
-function scrollingAncestor(element: HTMLElement): HTMLElement | Window {
-  for (let node = element.parentElement; node; node = node.parentElement) {
-    const overflow = getComputedStyle(node).overflowY;
-    if (overflow === 'auto' || overflow === 'scroll' || overflow === 'overlay') return node;
-  }
-  return window;
 }
 
 /**
@@ -202,7 +194,7 @@ function RemoteCarets({ pageId, container }: { pageId: string; container: RefObj
   useEffect(() => {
     const frame = container.current;
     if (!frame) return;
-    const scroller = scrollingAncestor(frame);
+    const scroller = scrollingAncestor(frame) ?? window;
     let settle: ReturnType<typeof setTimeout> | undefined;
     const onScroll = () => {
       if (latest.current.length === 0) return;
