@@ -35,6 +35,7 @@ import {
   startingPage,
   syncedContent,
   takeStartingBlocks,
+  typeIntoStarting,
   unsync,
 } from './sync';
 import './synced.css';
@@ -193,10 +194,10 @@ export function SyncedView({ attributes, children, element }: RenderElementProps
   useEffect(() => {
     const editor = inner.current;
     if (!ready || !editable || !editor || !starting) return;
-    const blocks = takeStartingBlocks(block.pageId);
+    const taken = takeStartingBlocks(block.pageId);
     setStarting(false);
-    if (!blocks) return;
-    putStartingBlocks(editor, blocks);
+    if (!taken) return;
+    putStartingBlocks(editor, taken.blocks, taken.typed);
     // The caret into it once its blocks are drawn (slate-react's focus needs their DOM). A key
     // typed before that, onto the block in the page around it, goes into it too (blockTypedOnto)
     // and leaves the caret after it: kept there.
@@ -352,7 +353,11 @@ export const blockMakers: BlockMakers = {
  */
 export const blockTypedOnto: BlockTypedOnto = {
   syncedBlock: (outer, index, text) => {
-    const editor = drawnEditors.get((outer.children[index] as SyncedElement).uid);
+    const { uid, pageId } = outer.children[index] as SyncedElement;
+    const editor = drawnEditors.get(uid);
+    // Just made, its editor not drawn yet or not holding its starting blocks yet (its view puts
+    // them in an effect after the drawing): the text waits with them, in order.
+    if ((!editor || editor.children.length < 2) && typeIntoStarting(pageId, text)) return true;
     if (!editor || ReactEditor.isReadOnly(editor as ReactEditor) || editor.children.length < 2) return false;
     if (!editor.selection) Transforms.select(editor, Editor.start(editor, [1]));
     Transforms.insertText(editor, text);

@@ -3,7 +3,7 @@ import { HistoryEditor } from 'slate-history';
 import { installFetch } from '../../../src/editor/blocks/testing';
 import { blockWith, doc, editorWith, text, title } from '../../testDocument';
 import type { BlockElement } from '../../../schema/slate';
-import { makeSynced, movableIntoSynced, putStartingBlocks, syncedContent, takeStartingBlocks, unsync } from './sync';
+import { makeSynced, movableIntoSynced, putStartingBlocks, syncedContent, takeStartingBlocks, typeIntoStarting, unsync } from './sync';
 import { syncedBlock } from './block';
 import { newElement } from '../../../schema/element';
 
@@ -37,7 +37,7 @@ describe('synced blocks in the editor', () => {
     const pageId = (calls[0].body as { id: string }).id;
     expect(shape(editor.children)).toEqual(['pageHeadingBlock:0:Plan', 'textBlock:0:Выше', 'syncedBlock:1:', 'textBlock:0:Ниже']);
     expect(editor.children[2]).toMatchObject({ uid: synced.uid, pageId });
-    const moved = takeStartingBlocks(pageId)!;
+    const moved = takeStartingBlocks(pageId)!.blocks;
     expect(shape(moved)).toEqual(['textBlock:0:Первый', 'textBlock:1:Вложенный', 'textBlock:0:Второй']);
     expect(moved.map((b) => b.uid).some((id) => ['b', 'c', 'd'].includes(id))).toBe(false);
     // Taken once.
@@ -61,7 +61,7 @@ describe('synced blocks in the editor', () => {
     const pageId = (calls[0].body as { id: string }).id;
     // (A page does not end with a void block: a paragraph follows it, as after a divider.)
     expect(shape(editor.children)).toEqual(['pageHeadingBlock:0:Plan', 'textBlock:0:Выше', 'syncedBlock:0:', 'textBlock:0:']);
-    expect(shape(takeStartingBlocks(pageId)!)).toEqual(['textBlock:0:']);
+    expect(shape(takeStartingBlocks(pageId)!.blocks)).toEqual(['textBlock:0:']);
   });
 
   it('from the slash menu, the line typed into during the round trip: kept, the synced block after it', async () => {
@@ -109,6 +109,22 @@ describe('synced blocks in the editor', () => {
     putStartingBlocks(inner, [text('n', 'Перенесённый') as unknown as BlockElement]);
     expect(shape(inner.children)).toEqual(['pageHeadingBlock:0:Plan', 'textBlock:0:Перенесённый']);
     expect((inner as HistoryEditor).history.undos).toHaveLength(0);
+  });
+
+  it('text typed onto a synced block before its editor holds its starting blocks waits with them, then goes first, the caret after it', async () => {
+    const calls = answerWithPage();
+    const editor = editorWith(doc(title(), text('s')));
+    await makeSynced(editor, HOLDER, { uid: 's' }, []);
+    const pageId = (calls[0].body as { id: string }).id;
+    expect([typeIntoStarting(pageId, 'аб'), typeIntoStarting(pageId, 'в')]).toEqual([true, true]);
+    const starting = takeStartingBlocks(pageId)!;
+    expect(starting.typed).toBe('абв');
+    // Taken: nothing waits any more, a later key is not kept here.
+    expect(typeIntoStarting(pageId, 'г')).toBe(false);
+    const inner = editorWith(doc(title(), text('x', '')));
+    putStartingBlocks(inner, starting.blocks, starting.typed);
+    expect(shape(inner.children)).toEqual(['pageHeadingBlock:0:Plan', 'textBlock:0:абв']);
+    expect(inner.selection?.anchor).toEqual({ path: [1, 0], offset: 3 });
   });
 
   it('its HTML is a marker the paste reads back as one more instance of the same blocks', () => {

@@ -16,8 +16,11 @@ import { syncedBlock, type SyncedElement } from './block';
  * saved by that editor's sync like any edit), copying one, and «Отвязать».
  */
 
-/** A new synced block's page (as made) and the blocks its editor starts with, by page id: taken once by its view. */
-const startingBlocks = new Map<string, { page: WireElement; blocks: BlockElement[] }>();
+/**
+ * A new synced block's page (as made), the blocks its editor starts with and the text typed onto
+ * the block before that editor had them, by page id: taken once by its view.
+ */
+const startingBlocks = new Map<string, { page: WireElement; blocks: BlockElement[]; typed: string }>();
 
 /** Whether a synced block's starting blocks wait for its editor (the page counts them as unsaved meanwhile). */
 export const hasStartingBlocks = (pageId: string): boolean => startingBlocks.has(pageId);
@@ -31,11 +34,23 @@ export function movableIntoSynced(editor: Editor, index: number): boolean {
   return !(editor.children.slice(index, subtreeEnd(editor, index)) as BlockElement[]).some((block) => STAYS.has(block.type));
 }
 
-/** The blocks a synced block's editor starts with, once (its view takes them when its editor is drawn). */
-export function takeStartingBlocks(pageId: string): BlockElement[] | undefined {
+/** The blocks a synced block's editor starts with and the text typed meanwhile, once (its view takes them when its editor is drawn). */
+export function takeStartingBlocks(pageId: string): { blocks: BlockElement[]; typed: string } | undefined {
   const starting = startingBlocks.get(pageId);
   startingBlocks.delete(pageId);
-  return starting?.blocks;
+  return starting && { blocks: starting.blocks, typed: starting.typed };
+}
+
+/**
+ * Text typed onto a synced block just made whose editor does not hold its starting blocks yet
+ * (not drawn, or drawn a moment before its view puts them): kept with them, in order, and typed
+ * at the start of its first block when they are put. False when none are waiting.
+ */
+export function typeIntoStarting(pageId: string, text: string): boolean {
+  const starting = startingBlocks.get(pageId);
+  if (!starting) return false;
+  starting.typed += text;
+  return true;
 }
 
 /**
@@ -83,7 +98,7 @@ export async function makeSynced(
   // Moved, not copied: fresh uids (a block lives in one page), the same nested pages.
   const content = blocks ?? taken.map((block) => withDepth({ ...structuredClone(block), uid: newId(), version: 1 }, depthOf(block) - base));
   const starting = content.length > 0 ? content : [emptyTextBlock()];
-  startingBlocks.set(page.id, { page, blocks: starting });
+  startingBlocks.set(page.id, { page, blocks: starting, typed: '' });
   const synced = syncedElement(page.id, base);
   const place = keepLine ? first + 1 : first;
   Editor.withoutNormalizing(editor, () => {
@@ -139,8 +154,11 @@ export async function copySynced(pageId: string | Promise<string>, blocks: Promi
   await navigator.clipboard.writeText(await (await text).text());
 }
 
-/** Puts the starting blocks into a new synced block's editor (no undo step: they are how it starts). */
-export function putStartingBlocks(inner: Editor, blocks: readonly BlockElement[]): void {
+/**
+ * Puts the starting blocks into a new synced block's editor (no undo step: they are how it starts);
+ * `typed` (keys typed onto it meanwhile) goes at the start of the first, as typing, the caret after it.
+ */
+export function putStartingBlocks(inner: Editor, blocks: readonly BlockElement[], typed = ''): void {
   HistoryEditor.withoutSaving(inner as HistoryEditor, () => {
     Editor.withoutNormalizing(inner, () => {
       for (let i = inner.children.length - 1; i >= 1; i--) Transforms.removeNodes(inner, { at: [i] });
@@ -151,4 +169,8 @@ export function putStartingBlocks(inner: Editor, blocks: readonly BlockElement[]
       );
     });
   });
+  if (typed) {
+    Transforms.select(inner, Editor.start(inner, [1]));
+    Transforms.insertText(inner, typed);
+  }
 }
