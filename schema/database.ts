@@ -194,8 +194,12 @@ export const writeCellsBodySchema = z
   .strict();
 export type WriteCellsBody = z.infer<typeof writeCellsBodySchema>;
 
-/** A cell a move writes on every row moved. */
-const moveCellSchema = z.object({ fieldId: fieldIdSchema, value: rowValueSchema }).strict();
+/**
+ * A cell a move writes on every row moved. `version`: the version of the cell the value was made
+ * from (a multi-select card moved from one option's column to another keeps its other options):
+ * the cell changed since → 422 database.cell_conflict and nothing moved; one row moved only.
+ */
+const moveCellSchema = z.object({ fieldId: fieldIdSchema, value: rowValueSchema, version: z.number().int().min(0).optional() }).strict();
 
 /** POST database/{id}/rows/move: rows (in this order) placed after a row (null: first). */
 export const moveRowsBodySchema = z
@@ -205,8 +209,9 @@ export const moveRowsBodySchema = z
     placeAfter: refId.nullable().optional(),
     placeBefore: refId.optional(),
     /**
-     * A cell written on every row moved, whatever its version (a card dropped in a board's column:
-     * the column's value), or two (dropped in another swimlane's column: the lane's value too).
+     * A cell written on every row moved, whatever its version unless it gives one (a card dropped
+     * in a board's column: the column's value), or two (dropped in another swimlane's column: the
+     * lane's value too).
      */
     set: z
       .union([

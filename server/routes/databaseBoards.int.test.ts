@@ -3,6 +3,7 @@ import { MAIN_FIELD_ID, type DatabaseData } from '../../schema/blocks/database';
 import type { WireRow } from '../../schema/database';
 import type { WireElement } from '../../schema/element';
 import { api, body, createTestApp, errorCode, expectOk, jsonQueryString as q, signIn, type TestApp } from '../../test/helpers/testApp';
+import { TAGS_FIELD } from '../../test/helpers/databaseFixtures';
 import { addMembersAs, createWorkspaceAs, userIdOf } from '../../test/helpers/workspaces';
 
 /*
@@ -220,27 +221,24 @@ describe("a board's card cover", () => {
   });
 });
 
+/** A private page's database with a multi-select «Теги» (ux, be, qa) and a board by it. */
+async function tagBoard(): Promise<WireBlock> {
+  const page = expectOk<WireElement>(await api(t, ann, 'POST', `${S}/section/private`, { title: 'Теги' }), 201);
+  const data = {
+    config: {
+      fields: {
+        [MAIN_FIELD_ID]: { name: 'Название', type: 'text' },
+        tags: TAGS_FIELD,
+      },
+    },
+    view: { layouts: [{ uid: 'brd', type: 'board', orderedFields: [], groupBy: { fieldId: 'tags' } }] },
+  } as unknown as DatabaseData;
+  return expectOk<WireBlock>(await api(t, ann, 'POST', `${S}/block`, { pageId: page.id, type: 'database', data }), 201);
+}
+
 describe('a board by a multi-select field (issue 38)', () => {
   test('its columns are the options (lists split), in the options’ order, «Без значения» last; a card moved swaps that option alone', async () => {
-    const page = expectOk<WireElement>(await api(t, ann, 'POST', `${S}/section/private`, { title: 'Теги' }), 201);
-    const data = {
-      config: {
-        fields: {
-          [MAIN_FIELD_ID]: { name: 'Название', type: 'text' },
-          tags: {
-            name: 'Теги',
-            type: 'multiSelect',
-            options: [
-              { id: 'ux', name: 'Дизайн', color: 'blue' },
-              { id: 'be', name: 'Сервер', color: 'green' },
-              { id: 'qa', name: 'Проверка', color: 'red' },
-            ],
-          },
-        },
-      },
-      view: { layouts: [{ uid: 'brd', type: 'board', orderedFields: [], groupBy: { fieldId: 'tags' } }] },
-    } as unknown as DatabaseData;
-    const db = expectOk<WireBlock>(await api(t, ann, 'POST', `${S}/block`, { pageId: page.id, type: 'database', data }), 201);
+    const db = await tagBoard();
     const made = expectOk<WireRow[]>(
       await api(t, ann, 'POST', `${S}/database/${db.id}/rows`, {
         rows: [
@@ -273,6 +271,52 @@ describe('a board by a multi-select field (issue 38)', () => {
     expect((await column(db.id, 'qa')).titles).toEqual(['Релиз']);
     expect((await column(db.id, 'be')).titles.sort()).toEqual(['API', 'Макет', 'Релиз']);
     expect((await column(db.id, 'ux')).titles.sort()).toEqual(['Макет', 'Релиз']);
+  });
+
+  test('a card moved at the version of its options: an option added meanwhile → 422 cell_conflict with the cell, nothing moved; at the new version it moves', async () => {
+    const db = await tagBoard();
+    const [mockup, api2] = expectOk<WireRow[]>(
+      await api(t, ann, 'POST', `${S}/database/${db.id}/rows`, { rows: [{ title: 'Макет', values: { tags: ['ux', 'qa'] } }, { title: 'API' }] }),
+      201,
+    );
+    const seen = mockup.versions.tags ?? 0;
+    // Someone else adds «Сервер» to the card while it is dragged from «Проверка» to «Дизайн»…
+    const added = expectOk<{ version: number }>(await api(t, ann, 'POST', `${S}/row/${mockup.id}/cells/tags`, { value: ['ux', 'qa', 'be'], version: seen }));
+    // …whose drop was computed from what the mover saw: it would drop «Сервер». Refused, nothing moved.
+    const stale = await api(t, ann, 'POST', `${S}/database/${db.id}/rows/move`, {
+      ids: [mockup.id],
+      placeAfter: api2.id,
+      set: { fieldId: 'tags', value: ['ux'], version: seen },
+    });
+    expect([stale.statusCode, errorCode(stale)]).toEqual([422, 'database.cell_conflict']);
+    expect(body(stale).data).toMatchObject({
+      rowId: mockup.id,
+      fieldId: 'tags',
+      value: ['ux', 'qa', 'be'],
+      version: added.version,
+    });
+    expect((await column(db.id, 'be')).titles).toEqual(['Макет']);
+    const order = expectOk<WireRow[]>(await api(t, ann, 'GET', `${S}/database/${db.id}/rows`)).map((r) => r.data.title);
+    expect(order).toEqual(['Макет', 'API']);
+    // Moved again from the cell as it is now: written, placed.
+    expectOk(
+      await api(t, ann, 'POST', `${S}/database/${db.id}/rows/move`, {
+        ids: [mockup.id],
+        placeAfter: api2.id,
+        set: { fieldId: 'tags', value: ['ux', 'be'], version: added.version },
+      }),
+    );
+    expect(expectOk<WireRow[]>(await api(t, ann, 'GET', `${S}/database/${db.id}/rows`)).map((r) => [r.data.title, r.data.values.tags ?? null])).toEqual([
+      ['API', null],
+      ['Макет', ['ux', 'be']],
+    ]);
+    // A version is for one row: a move of two with one → 422 validation_failed.
+    const two = await api(t, ann, 'POST', `${S}/database/${db.id}/rows/move`, {
+      ids: [mockup.id, api2.id],
+      placeAfter: null,
+      set: { fieldId: 'tags', value: ['qa'], version: 1 },
+    });
+    expect([two.statusCode, errorCode(two)]).toEqual([422, 'validation_failed']);
   });
 });
 

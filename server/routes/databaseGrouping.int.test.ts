@@ -6,6 +6,7 @@ import { dateBucket, dayNumber, numberBucket } from '../../schema/groupBuckets';
 import { actor } from '../../test/helpers/pages';
 import { setFormulaTimeZone } from '../commands/databases/formulas';
 import { api, createTestApp, expectOk, jsonQueryString as q, type TestApp } from '../../test/helpers/testApp';
+import { TAGS_FIELD } from '../../test/helpers/databaseFixtures';
 
 /*
  * A table grouped by a date (day, week, month, year, relative to today), a number (ranges) or a
@@ -302,15 +303,7 @@ describe('a table by a multi-select or a relation to its own rows: a row in each
       config: {
         fields: {
           [MAIN_FIELD_ID]: { name: 'Название', type: 'text' },
-          tags: {
-            name: 'Теги',
-            type: 'multiSelect',
-            options: [
-              { id: 'ux', name: 'Дизайн', color: 'blue' },
-              { id: 'be', name: 'Сервер', color: 'green' },
-              { id: 'qa', name: 'Проверка', color: 'red' },
-            ],
-          },
+          tags: TAGS_FIELD,
           epic: { name: 'Эпик', type: 'relation' },
         },
       },

@@ -4,6 +4,7 @@ import { eventually, shoot } from '../helpers/editorPage';
 import { fetchJson, namedTeam } from '../helpers/serverProcess';
 import { cookieOf, holdNextAnswer } from '../helpers/browser';
 import { axeViolations } from '../helpers/axe';
+import { TAGS_FIELD } from '../helpers/databaseFixtures';
 
 /*
  * The Board view of a database (issue 17) in real Chromium against the real server: added from
@@ -55,21 +56,22 @@ const column = (page: Page, name: string) => page.getByRole('listitem', { name, 
 const cardsIn = (page: Page, name: string) => column(page, name).locator('.db-card-title').allTextContents();
 const moveSaved = (page: Page) => page.waitForResponse((r) => /\/rows\/move$/.test(r.url()) && r.request().method() === 'POST');
 
-/** Drags the card `title` (of the column `source`, when it is in several) with the mouse, step by step, onto `target`'s upper half (a card) or into a column's free space. */
-async function dragCard(page: Page, title: string, target: { card: string } | { column: string }, source?: string): Promise<void> {
+/**
+ * Drags the card `title` (of the column `source`, when it is in several) with the mouse, step by
+ * step, onto `target`'s upper half (a card; of the column `in`, likewise) or into a column's free space.
+ */
+async function dragCard(page: Page, title: string, target: { card: string; in?: string } | { column: string }, source?: string): Promise<void> {
   const card = (source ? column(page, source) : page).locator('.db-card', { hasText: title });
   // The board scrolls sideways: the card is brought into view first (its column may be off to the right).
   await card.scrollIntoViewIfNeeded();
   const from = (await card.boundingBox())!;
-  let x: number;
-  let y: number;
-  if ('card' in target) {
-    const box = (await page.locator('.db-card', { hasText: target.card }).boundingBox())!;
-    [x, y] = [box.x + box.width / 2, box.y + 6];
-  } else {
-    const box = (await column(page, target.column).locator('.db-board-cards').boundingBox())!;
-    [x, y] = [box.x + box.width / 2, box.y + box.height - 10];
-  }
+  // Onto a card's upper half (it says so: is-drop-before), or into a column's free space (is-over).
+  const [over, marker] =
+    'card' in target
+      ? [(target.in ? column(page, target.in) : page).locator('.db-card', { hasText: target.card }), 'is-drop-before']
+      : [column(page, target.column).locator('.db-board-cards'), 'is-over'];
+  const box = (await over.boundingBox())!;
+  const [x, y] = 'card' in target ? [box.x + box.width / 2, box.y + 6] : [box.x + box.width / 2, box.y + box.height - 10];
   await page.mouse.move(from.x + 20, from.y + from.height / 2);
   await page.mouse.down();
   await page.mouse.move(from.x + 30, from.y + from.height / 2 + 10, { steps: 4 });
@@ -77,24 +79,7 @@ async function dragCard(page: Page, title: string, target: { card: string } | { 
   // Playwright's drag sends the last move's dragover only with the next move.
   await page.mouse.move(x + 1, y);
   await page.mouse.move(x + 2, y);
-  if ('card' in target)
-    await eventually(
-      () =>
-        page
-          .locator('.db-card', { hasText: target.card })
-          .getAttribute('class')
-          .then((c) => c?.includes('is-drop-before')),
-      true,
-    );
-  else
-    await eventually(
-      () =>
-        column(page, target.column)
-          .locator('.db-board-cards')
-          .getAttribute('class')
-          .then((c) => c?.includes('is-over')),
-      true,
-    );
+  await eventually(() => over.getAttribute('class').then((c) => c?.includes(marker)), true);
   await page.mouse.up();
 }
 
@@ -534,16 +519,7 @@ it('a board by a multi-select field (issue 38): a column per option, a card of t
     body: JSON.stringify({ type: 'Database', title: 'Теги' }),
   });
   const db = (await fetchJson<{ data: Array<{ id: string }> }>(`${S()}/note/${holder.data.id}/blocks`, { cookie })).data[0].id;
-  const tags = {
-    name: 'Теги',
-    type: 'multiSelect',
-    options: [
-      { id: 'ux', name: 'Дизайн', color: 'blue' },
-      { id: 'be', name: 'Сервер', color: 'green' },
-      { id: 'qa', name: 'Проверка', color: 'red' },
-    ],
-  };
-  await fetchJson(`${S()}/database/${db}/fields`, { method: 'POST', cookie, body: JSON.stringify({ id: 'tags', field: tags }) });
+  await fetchJson(`${S()}/database/${db}/fields`, { method: 'POST', cookie, body: JSON.stringify({ id: 'tags', field: TAGS_FIELD }) });
   await fetchJson(`${S()}/database/${db}/rows`, {
     method: 'POST',
     cookie,
@@ -573,6 +549,31 @@ it('a board by a multi-select field (issue 38): a column per option, a card of t
     );
   expect(await values()).toEqual({ Макет: ['be', 'qa'], Релиз: ['ux'], Идея: [] });
   await shoot(page, 'database-board-multiselect-1280');
+
+  // Someone adds «Сервер» to «Релиз» while it is being dragged from «Дизайн» to «Проверка» (their
+  // write lands between the drop and its request): the move, made from «Дизайн» alone, is refused
+  // at its version and made again from the cell as it is now — «Сервер» stays.
+  await page.route(
+    '**/rows/move',
+    async (route) => {
+      const rows = (
+        await fetchJson<{ data: Array<{ id: string; data: { title: string }; versions: Record<string, number> }> }>(`${S()}/database/${db}/rows`, { cookie })
+      ).data;
+      const release = rows.find((r) => r.data.title === 'Релиз')!;
+      await fetchJson(`${S()}/row/${release.id}/cells/tags`, {
+        method: 'POST',
+        cookie,
+        body: JSON.stringify({ value: ['ux', 'be'], version: release.versions.tags }),
+      });
+      await route.continue();
+    },
+    { times: 1 },
+  );
+  await dragCard(page, 'Релиз', { card: 'Макет', in: 'Проверка' }, 'Дизайн');
+  await eventually(() => values(), { Макет: ['be', 'qa'], Релиз: ['be', 'qa'], Идея: [] });
+  await eventually(() => cardsIn(page, 'Проверка'), ['Релиз', 'Макет']);
+  await eventually(async () => (await cardsIn(page, 'Сервер')).sort(), ['Макет', 'Релиз']);
+  expect(await cardsIn(page, 'Дизайн')).toEqual([]);
 });
 
 it('a board by a relation to rows of its own database (issue 38): a column per related row, named by its title; a card moved leaves the row it came from', async () => {

@@ -5,7 +5,7 @@ import { ERROR_CODES } from '../../../schema/errors';
 import { newId } from '../../../schema/ids';
 import { lockPageRows } from '../../db/locks';
 import type { Database } from '../../db/types';
-import { AppError, invalid, notFound } from '../../errors';
+import { AppError, invalid, invalidField, notFound } from '../../errors';
 import {
   databaseData,
   findDatabaseBlock,
@@ -20,9 +20,11 @@ import {
   viewKeysAfter,
   viewKeysBefore,
   readRows,
+  writeCellIfVersion,
   writeCellOver,
   type WrittenCell,
 } from '../../repositories/databases';
+import { cellConflict } from './cells';
 import type { DomainEvent } from '../../events/events';
 import { takenPageIds } from '../../repositories/pages';
 import type { WireRow } from '../../../schema/database';
@@ -32,7 +34,7 @@ import { readerRowIds } from './rollups';
 import { recomputeCellReaders, recomputeRowReaders } from './formulaJobs';
 import { computeNewRows } from './uniqueIds';
 import { assertPeopleNameable } from './people';
-import { forEveryone, lockTwoWay, mirroredRowIds, relationValues, syncMirrors, withReadableRelations } from './relations';
+import { forEveryone, lockTwoWay, mirroredRowIds, relationValues, syncMirrors, withReadableCells, withReadableRelations } from './relations';
 import { authorizeRowEdits, authorizedDatabase, cellsWritten, checkValues, checkedCell, liveConfig, rowsChange, type AuthorizedDatabase } from './database';
 import { layoutOf } from './structure';
 import { computeTemplates, rowsFromTemplates } from './templates';
@@ -188,6 +190,16 @@ export async function makeRows(
   return outcome;
 }
 
+/** A cell a move writes at its version has changed since (thrown in the move's transaction, which it undoes). */
+class CellMovedOn extends Error {
+  constructor(
+    readonly rowId: string,
+    readonly fieldId: string,
+  ) {
+    super('the cell changed since the move was made');
+  }
+}
+
 /**
  * Puts rows (in this order) after a row, first, or before a row, and writes one cell on each when
  * `set` says so (a card moved to another column: each row is then edited, by its own grants), or
@@ -207,6 +219,7 @@ export async function moveRows(db: Kysely<Database>, userId: string, databaseId:
   const anchor = placeBefore ?? placeAfter ?? null;
   if (anchor !== null && ids.includes(anchor)) throw invalid(`${placeBefore === undefined ? 'placeAfter' : 'placeBefore'} is one of the rows moved`);
   sets.forEach((set, at) => checkedCell(data.config, set.fieldId, set.value, setPath(at)));
+  if (ids.length > 1 && sets.some((set) => set.version !== undefined)) throw invalidField('a cell written at its version moves one row', 'set');
   if (sets.length > 0)
     await assertPeopleNameable(
       db,
@@ -233,56 +246,70 @@ export async function moveRows(db: Kysely<Database>, userId: string, databaseId:
       : [];
   const readers = sets.length > 0 ? await readerRowIds(db, ids) : [];
   let mirrors: DomainEvent[] = [];
-  const written = await rowsChange(db, holder, async (trx) => {
-    if (sets.length > 0)
-      await lockTwoWay(
+  let written: WrittenCell[];
+  try {
+    written = await rowsChange(db, holder, async (trx) => {
+      if (sets.length > 0)
+        await lockTwoWay(
+          trx,
+          block.id,
+          data.config,
+          sets.map((set) => set.fieldId),
+        );
+      await lockPageRows(trx, [...ids, ...mirrored, ...readers]);
+      const found = await findRowPages(trx, block.id, ids);
+      if (found.length !== ids.length) throw invalid('some ids are not rows of this database');
+      if (anchor !== null && (await findRowPages(trx, block.id, [anchor])).length === 0)
+        throw invalid(`${placeBefore === undefined ? 'placeAfter' : 'placeBefore'} is not a row of this database`);
+      if (viewId !== undefined) {
+        // The view may have been deleted since it was checked: keys of no view are never written.
+        const live = await findDatabaseBlock(trx, block.id);
+        if (!live) throw notFound('database');
+        layoutOf(databaseData(live), viewId);
+        const keys =
+          placeBefore !== undefined
+            ? await viewKeysBefore(trx, block.id, viewId, placeBefore, ids.length, ids)
+            : await viewKeysAfter(trx, block.id, viewId, placeAfter!, ids.length, ids);
+        await setViewKeys(trx, block.id, viewId, ids, keys);
+      } else {
+        const keys =
+          placeBefore !== undefined
+            ? await rowKeysBefore(trx, block.id, placeBefore, ids.length, ids)
+            : await rowKeysAfter(trx, block.id, placeAfter, ids.length, ids);
+        await setRowKeys(trx, block.id, ids, keys, userId);
+      }
+      if (sets.length === 0) return [];
+      // The fields may have changed since they were checked: check again against what is stored now.
+      const config = await liveConfig(trx, block.id);
+      const fields = sets.map((set, at) => checkedCell(config, set.fieldId, set.value, setPath(at)));
+      await assertPeopleNameable(
         trx,
-        block.id,
-        data.config,
-        sets.map((set) => set.fieldId),
+        holder,
+        config,
+        sets.map((set, at) => ({ path: setPath(at), ...set })),
       );
-    await lockPageRows(trx, [...ids, ...mirrored, ...readers]);
-    const found = await findRowPages(trx, block.id, ids);
-    if (found.length !== ids.length) throw invalid('some ids are not rows of this database');
-    if (anchor !== null && (await findRowPages(trx, block.id, [anchor])).length === 0)
-      throw invalid(`${placeBefore === undefined ? 'placeAfter' : 'placeBefore'} is not a row of this database`);
-    if (viewId !== undefined) {
-      // The view may have been deleted since it was checked: keys of no view are never written.
-      const live = await findDatabaseBlock(trx, block.id);
-      if (!live) throw notFound('database');
-      layoutOf(databaseData(live), viewId);
-      const keys =
-        placeBefore !== undefined
-          ? await viewKeysBefore(trx, block.id, viewId, placeBefore, ids.length, ids)
-          : await viewKeysAfter(trx, block.id, viewId, placeAfter!, ids.length, ids);
-      await setViewKeys(trx, block.id, viewId, ids, keys);
-    } else {
-      const keys =
-        placeBefore !== undefined
-          ? await rowKeysBefore(trx, block.id, placeBefore, ids.length, ids)
-          : await rowKeysAfter(trx, block.id, placeAfter, ids.length, ids);
-      await setRowKeys(trx, block.id, ids, keys, userId);
-    }
-    if (sets.length === 0) return [];
-    // The fields may have changed since they were checked: check again against what is stored now.
-    const config = await liveConfig(trx, block.id);
-    const fields = sets.map((set, at) => checkedCell(config, set.fieldId, set.value, setPath(at)));
-    await assertPeopleNameable(
-      trx,
-      holder,
-      config,
-      sets.map((set, at) => ({ path: setPath(at), ...set })),
-    );
-    const byId = new Map(found.map((row) => [row.id, row]));
-    const cells: WrittenCell[] = [];
-    for (const [s, set] of sets.entries())
-      for (const [i, id] of ids.entries())
-        cells.push(await writeCellOver(trx, byId.get(id)!, fields[s], set.fieldId, setValues[s * ids.length + i] ?? set.value, userId));
-    mirrors = await syncMirrors(trx, userId, block.id, config, cells);
-    cells.push(...(await recomputeFormulas(trx, block.id, config, ids, userId)));
-    mirrors.push(...(await recomputeCellReaders(trx, cells, userId)));
-    return cells;
-  });
+      const byId = new Map(found.map((row) => [row.id, row]));
+      const cells: WrittenCell[] = [];
+      for (const [s, set] of sets.entries())
+        for (const [i, id] of ids.entries()) {
+          const value = setValues[s * ids.length + i] ?? set.value;
+          const cell =
+            set.version === undefined
+              ? await writeCellOver(trx, byId.get(id)!, fields[s], set.fieldId, value, userId)
+              : await writeCellIfVersion(trx, byId.get(id)!, fields[s], set.fieldId, value, set.version, userId);
+          if (!cell) throw new CellMovedOn(id, set.fieldId);
+          cells.push(cell);
+        }
+      mirrors = await syncMirrors(trx, userId, block.id, config, cells);
+      cells.push(...(await recomputeFormulas(trx, block.id, config, ids, userId)));
+      mirrors.push(...(await recomputeCellReaders(trx, cells, userId)));
+      return cells;
+    });
+  } catch (error) {
+    // A cell written at its version changed meanwhile: the whole move undone, answered with the cell as it is.
+    if (!(error instanceof CellMovedOn)) throw error;
+    throw await cellConflict(db, error.rowId, error.fieldId, (cell) => withReadableCells(db, userId, block.id, data.config, [cell]).then(([one]) => one));
+  }
   // Moved in one view's own order alone (no cell written): the other views need not read again
   // (docs/api/databases.md «Order per view»). With `set`, every view may show the rows elsewhere.
   const outcome = await rowsTold(db, userId, { block, holder }, ids, viewId !== undefined && written.length === 0 ? viewId : undefined);

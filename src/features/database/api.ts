@@ -39,6 +39,13 @@ export interface RowsWindow {
   computing?: FormulaProgress;
 }
 
+/** A cell a move writes on the rows moved; `version`: written only if the cell is still at it (else 422 database.cell_conflict, nothing moved). */
+export interface MoveCell {
+  fieldId: string;
+  value: RowValue;
+  version?: number;
+}
+
 /** A cell as the server has it after a write (and in a cell_conflict's `data`). */
 export interface WireCell {
   rowId: string;
@@ -143,7 +150,7 @@ export const databaseApi = {
     databaseId: string,
     ids: string[],
     place: { placeAfter: string | null } | { placeBefore: string } | { placeAfter?: string | null; placeBefore?: string },
-    set?: { fieldId: string; value: RowValue } | Array<{ fieldId: string; value: RowValue }>,
+    set?: MoveCell | MoveCell[],
     viewId?: string,
   ): Promise<WireRow[]> {
     return post(`database/${id(databaseId)}/rows/move`, { ids, ...place, ...(set ? { set } : {}), ...(viewId !== undefined ? { viewId } : {}) });

@@ -14,6 +14,7 @@ import { boardColumnValues } from '../../../editor/blocks/rowsAddress';
 import { useDatabase } from '../context';
 import { cellOf, shownOf, useRowStore, withCell, type RowStore } from '../rows/rowStore';
 import { useReorderable, type DropSide } from '../useReorderable';
+import { conflictCell } from '../cells/cellWrites';
 import { groupKey, useCollapsedGroups } from '../rows/collapsedGroups';
 import { fromTemplate, madeFromTemplate, templateFor } from '../rows/rowTemplates';
 import type { LiveView } from '../context';
@@ -25,6 +26,8 @@ export const makesBoardColumns = (field: DatabaseField | undefined): boolean => 
 const CARD_KIND = 'database-card';
 /** A person board's columns are read again this long after the rows change (several changes, one read). */
 const PEOPLE_REFRESH_MS = 300;
+/** A card's move written again from the server's cell after a conflict (someone changed the card's options meanwhile), at most this often. */
+const MOVE_ATTEMPTS = 3;
 
 /** A card dropped and not yet answered (then read again): drawn in its new place meanwhile. */
 export interface PendingMove {
@@ -414,13 +417,9 @@ function Board({ layout, subId, fieldId, field, track, t }: BoardProps) {
       if (!place) return false;
       const row = storeOf(from, lanes?.from)?.rowById(rowId) ?? holders[0]?.rowById(rowId);
       // The column's value (and the lane's, to another lane): a multi-select card stays in its other options' columns and lanes.
-      const change = cardMove(
-        { fieldId, field },
-        lanes ? laneOf : undefined,
-        row?.data.values,
-        { column: from, lane: lanes?.from },
-        { column: to, lane: lanes?.to },
-      );
+      const moveFrom = (values: Record<string, RowValue> | undefined, versions: Record<string, number> | undefined) =>
+        cardMove({ fieldId, field }, lanes ? laneOf : undefined, values, { column: from, lane: lanes?.from }, { column: to, lane: lanes?.to }, versions);
+      let change = moveFrom(row?.data.values, row?.versions);
       if (row)
         setPending({
           row: change.set.reduce((drawn, cell) => withCell(drawn, cell.fieldId, cell.value), row),
@@ -434,13 +433,28 @@ function Board({ layout, subId, fieldId, field, track, t }: BoardProps) {
         });
       if (focus) setFocusTo({ column: cellKey(to, lanes?.to), rowId, n: Date.now() });
       let written = true;
-      try {
-        // In the board's own order: the table and the other views keep theirs (docs/api/databases.md «Order per view»).
-        const set = change.set.length === 0 ? undefined : change.set.length === 1 ? change.set[0] : change.set;
-        await db.api.moveRows(db.databaseId, [rowId], place, set, layout.uid);
-      } catch {
-        written = false;
-        showToast(t('database.writeFailed'), 'error');
+      let values = row?.data.values;
+      let versions = row?.versions;
+      for (let attempt = 0; ; attempt += 1) {
+        try {
+          // In the board's own order: the table and the other views keep theirs (docs/api/databases.md «Order per view»).
+          const set = change.set.length === 0 ? undefined : change.set.length === 1 ? change.set[0] : change.set;
+          await db.api.moveRows(db.databaseId, [rowId], place, set, layout.uid);
+          break;
+        } catch (error) {
+          // A value made from the card's cell (a multi-select's other options kept) that someone
+          // changed meanwhile: made again from the cell as the server has it, so their change stays.
+          const theirs = conflictCell(error);
+          if (theirs && attempt < MOVE_ATTEMPTS) {
+            values = { ...values, [theirs.fieldId]: theirs.value };
+            versions = { ...versions, [theirs.fieldId]: theirs.version };
+            change = moveFrom(values, versions);
+            continue;
+          }
+          written = false;
+          showToast(theirs ? t('database.cardChangedMeanwhile') : t('database.writeFailed'), 'error');
+          break;
+        }
       }
       // The cells keeping the card: the column it went to and those of its other options, in each of the lanes it is in.
       const staying = new Set(

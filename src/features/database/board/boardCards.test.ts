@@ -156,6 +156,20 @@ describe("a board's swimlanes: cells and moves across them", () => {
     });
   });
 
+  test('with the card’s versions: a value made from what the cell held is written at its version; a replacing one (a select, a person, «Без значения») is not', () => {
+    const versions = { stage: 4, team: 7 };
+    expect(cardMove(team, undefined, { team: ['web', 'app'] }, { column: 'web' }, { column: 'ios' }, versions).set).toEqual([
+      { fieldId: 'team', value: ['app', 'ios'], version: 7 },
+    ]);
+    // Never written: version 0.
+    expect(cardMove(team, undefined, {}, { column: null }, { column: 'ios' }, {}).set).toEqual([{ fieldId: 'team', value: ['ios'], version: 0 }]);
+    expect(cardMove(team, undefined, { team: ['web'] }, { column: 'web' }, { column: null }, versions).set).toEqual([{ fieldId: 'team', value: null }]);
+    expect(cardMove(stage, team, { stage: 'todo', team: ['web'] }, { column: 'todo', lane: 'web' }, { column: 'done', lane: 'ios' }, versions).set).toEqual([
+      { fieldId: 'stage', value: 'done' },
+      { fieldId: 'team', value: ['ios'], version: 7 },
+    ]);
+  });
+
   test('to another column of its lane: the column alone written; the card stays in its other lanes', () => {
     expect(cardMove(stage, team, { stage: 'todo', team: ['web', 'app'] }, { column: 'todo', lane: 'web' }, { column: 'done', lane: 'web' })).toEqual({
       set: [{ fieldId: 'stage', value: 'done' }],

@@ -68,8 +68,12 @@ export interface BoardCell {
 
 /** What a card moved from one cell to another writes, and where it is to be seen after. */
 export interface CardMove {
-  /** The cells written, in one call: the column field's when the column changes, the lane field's when the lane does. */
-  set: Array<{ fieldId: string; value: RowValue }>;
+  /**
+   * The cells written, in one call: the column field's when the column changes, the lane field's
+   * when the lane does; a value made from what the cell held (a multi-select's or relation's other
+   * values kept) carries the version it was made from, so a change made meanwhile is not undone.
+   */
+  set: Array<{ fieldId: string; value: RowValue; version?: number }>;
   /** The other columns keeping the card (a multi-select's, a relation's other values). */
   stays: ColumnValue[];
   /** The other lanes keeping the card (its lane field's other values): none on a board without lanes. */
@@ -81,6 +85,7 @@ export interface CardMove {
  * column's value as `columnCell` makes it when the column changes, the lane's likewise when the
  * lane does (a multi-select or relation lane swaps the value it came from, a person lane holds its
  * person alone, «Без значения» clears); and the other columns and lanes the card stays in.
+ * `versions`: the card's cells' versions, with `values` (a value made from those is written at its version).
  */
 export function cardMove(
   columns: { fieldId: string; field: Pick<DatabaseField, 'type'> },
@@ -88,10 +93,16 @@ export function cardMove(
   values: Readonly<Record<string, RowValue>> | undefined,
   from: BoardCell,
   to: BoardCell,
+  versions?: Readonly<Record<string, number>>,
 ): CardMove {
   const set: CardMove['set'] = [];
+  /** The cell to write: at the version seen when its value keeps some of what it held. */
+  const cell = (fieldId: string, field: Pick<DatabaseField, 'type'>, value: RowValue, toValue: ColumnValue) =>
+    values && versions && toValue !== null && (field.type === 'multiSelect' || field.type === 'relation')
+      ? { fieldId, value, version: versions[fieldId] ?? 0 }
+      : { fieldId, value };
   const column = columnCell(columns.field, to.column, from.column, values?.[columns.fieldId]);
-  if (from.column !== to.column) set.push({ fieldId: columns.fieldId, value: column });
+  if (from.column !== to.column) set.push(cell(columns.fieldId, columns.field, column, to.column));
   // A multi-select card stays in its other options' columns.
   const stays =
     (columns.field.type === 'multiSelect' || columns.field.type === 'relation') && Array.isArray(column)
@@ -102,7 +113,7 @@ export function cardMove(
   let lane = current;
   if (from.lane !== to.lane) {
     lane = columnCell(lanes.field, to.lane, from.lane, current);
-    set.push({ fieldId: lanes.fieldId, value: lane });
+    set.push(cell(lanes.fieldId, lanes.field, lane, to.lane));
   }
   return { set, stays, laneStays: cellGroups(lanes.field, lane).filter((value) => value !== to.lane) };
 }
