@@ -145,34 +145,71 @@ describe('Enter at the start of a toggle', () => {
 
 describe('the caret is never in a folded-away block (the web app draws those without their text)', () => {
   const page = (...caretAt: unknown[]) =>
-    doc(title(), toggle('t', 0, 'Toggle'), text('c', 1, 'c', ...caretAt), toggle('t2', 1, 'T2'), text('d', 2, 'd'), toggle('other', 0, 'O'), text('o', 1, 'o'));
+    doc(
+      title(),
+      toggle('t', 0, 'Toggle'),
+      text('c', 1, 'c', ...caretAt),
+      toggle('t2', 1, 'T2'),
+      text('d', 2, 'd'),
+      toggle('other', 0, 'O'),
+      text('o', 1, 'o'),
+      text('after', 0, 'after'),
+    );
   const settled = () => new Promise((resolve) => setTimeout(resolve, 0));
+  /** An editor as the web app's while drawn: it follows the folds (its blocks listen). */
+  const drawn = (input: Editor) => {
+    const editor = editorWith(input);
+    onFoldedAwayChange(editor, () => undefined);
+    return editor;
+  };
+  const at = (path: number[], offset: number) => ({ anchor: { path, offset }, focus: { path, offset } });
 
-  it('a toggle closed over the caret moves it to the end of the toggle’s text; a range keeps its shown edge', () => {
-    const editor = editorWith(page(cursor()));
+  it('a toggle closed over the caret moves it to the end of the toggle’s text; a selection’s edge stays (a block selected with what it folds)', () => {
+    const editor = drawn(page(cursor()));
     editor.folds.setOpen('t', true);
     editor.folds.setOpen('t', false);
-    expect(editor.selection).toEqual({ anchor: { path: [1, 0], offset: 6 }, focus: { path: [1, 0], offset: 6 } });
+    expect(editor.selection).toEqual(at([1, 0], 6));
 
-    // From the title into a block two toggles down: closing the outer one moves only the hidden edge.
     editor.folds.setOpen('t', true);
-    editor.folds.setOpen('t2', true);
-    editor.selection = { anchor: { path: [0, 0], offset: 1 }, focus: { path: [4, 0], offset: 1 } };
+    editor.selection = { anchor: { path: [1, 0], offset: 0 }, focus: { path: [4, 0], offset: 1 } };
     editor.folds.setOpen('t', false);
-    expect(editor.selection).toEqual({ anchor: { path: [0, 0], offset: 1 }, focus: { path: [1, 0], offset: 6 } });
+    expect(editor.selection).toEqual({ anchor: { path: [1, 0], offset: 0 }, focus: { path: [4, 0], offset: 1 } });
   });
 
-  it('a change bringing the caret into one opens the toggles above it, and only those', async () => {
-    const editor = editorWith(page());
-    editor.selection = { anchor: { path: [2, 0], offset: 0 }, focus: { path: [2, 0], offset: 0 } };
-    editor.select({ path: [4, 0], offset: 1 });
+  it('a move of the caret alone into one goes on past the fold: back to the toggle’s text, forward to the block after it', async () => {
+    const editor = drawn(page());
+    // ← from the start of «after»: into «o», folded under «other» → the end of «O».
+    editor.select(Editor.start(editor, [7]));
+    await settled();
+    editor.select(Editor.end(editor, [6]));
+    await settled();
+    expect(editor.selection).toEqual(at([5, 0], 1));
+    // → from the end of «Toggle»: into «c» → past everything «t» folds, the start of «other».
+    editor.select(Editor.end(editor, [1]));
+    await settled();
+    editor.select(Editor.start(editor, [2]));
+    await settled();
+    expect(editor.selection).toEqual(at([5, 0], 0));
+    // Ctrl+End on a page that ends folded: back to the toggle's text.
+    const ending = drawn(doc(title(), text('a', 0, 'a', cursor()), toggle('t', 0, 'T'), text('c', 1, 'c')));
+    ending.select(Editor.end(ending, []));
+    await settled();
+    expect(ending.selection).toEqual(at([2, 0], 1));
+    expect(['t', 't2', 'other'].map((uid) => editor.folds.isOpen(uid))).toEqual([false, false, false]);
+  });
+
+  it('a change of the document bringing the caret into one opens the toggles above it, and only those; the caret stays', async () => {
+    const editor = drawn(page(cursor()));
+    // A paragraph put two toggles down with the caret in it (as undo or another writer might).
+    editor.insertNodes(text('new', 2, 'новый') as never, { at: [5], select: true });
     await settled();
     expect(['t', 't2', 'other'].map((uid) => editor.folds.isOpen(uid))).toEqual([true, true, false]);
+    expect(editor.selection?.anchor.path).toEqual([5, 0]);
     expect(away(editor)).toEqual(['o']);
   });
 
   it('the caret’s block moved under a closed toggle (Tab, another writer) opens it', async () => {
-    const editor = editorWith(doc(title(), toggle('t', 0, 'T'), text('c', 1, 'c'), text('me', 0, 'me', cursor())));
+    const editor = drawn(doc(title(), toggle('t', 0, 'T'), text('c', 1, 'c'), text('me', 0, 'me', cursor())));
     editor.setNodes({ depth: 1 }, { at: [3] });
     await settled();
     expect(editor.folds.isOpen('t')).toBe(true);
@@ -180,10 +217,39 @@ describe('the caret is never in a folded-away block (the web app draws those wit
   });
 
   it('unfoldAround opens what folds a block away (a link, a search result, a table of contents)', () => {
-    const editor = editorWith(page());
+    const editor = drawn(page());
     unfoldAround(editor, 4);
     expect(['t', 't2', 'other'].map((uid) => editor.folds.isOpen(uid))).toEqual([true, true, false]);
     unfoldAround(editor, 6);
     expect(away(editor)).toEqual([]);
+  });
+
+  it('an editor follows the fold state only while drawn: not drawn, nothing of it is kept by the state', () => {
+    const folds = memoryFolds();
+    let active = 0;
+    const counting = {
+      ...folds,
+      subscribe: (listener: () => void) => {
+        active += 1;
+        const off = folds.subscribe(listener);
+        return () => {
+          active -= 1;
+          off();
+        };
+      },
+    };
+    const editor = editorWith(page());
+    editor.folds = counting;
+    expect(active).toBe(0);
+    const stop = onFoldedAwayChange(editor, () => undefined);
+    const second = onFoldedAwayChange(editor, () => undefined);
+    expect(active).toBe(1);
+    stop();
+    expect(active).toBe(1);
+    second();
+    expect(active).toBe(0);
+    // Not following meanwhile, it still tells what is folded away as it is now.
+    folds.setOpen('t', true);
+    expect(away(editor)).toEqual(['d', 'o']);
   });
 });

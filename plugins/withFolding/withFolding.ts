@@ -1,4 +1,4 @@
-import { Editor, Node, Range, Transforms, type Operation, type Point } from 'slate';
+import { Editor, Node, Point, Range, Transforms, type Operation } from 'slate';
 import { REGISTERED_BLOCKS } from '../../schema/blocks';
 import { newId } from '../../schema/ids';
 import { depthOf, type BlockElement, type BlockElementType } from '../../schema/slate';
@@ -17,8 +17,8 @@ import { subtreeEnd } from '../withStructure';
  * in the document: search, export, copy and history see the folded blocks as any others.
  *
  * The caret is never in a folded-away block (the web app draws those without their text): a toggle
- * closing over it moves it to the end of the toggle's text; a change that brings it into one opens
- * the toggles above it.
+ * closing over it moves it to the end of the toggle's text; a change of the document that brings
+ * it into one opens the toggles above it; a move of the caret alone goes on past the fold.
  *
  * Keys: Ctrl+Enter (⌘+Enter) in a folding block opens or closes it. Enter at the start of its
  * text puts an empty one above it. Enter in an open one writes on inside it (a text block one level down, its first child); in a closed one, after everything
@@ -55,8 +55,9 @@ export function memoryFolds(open: Iterable<string> = []): FoldState {
 const TEXT_ONLY = new Set<Operation['type']>(['insert_text', 'remove_text', 'set_selection']);
 
 /**
- * Per editor: `version` counts changes of the page's shape, `folds` of the open toggles; `hidden`
- * is the set computed at those counts; `notified` the counts the listeners last heard.
+ * Per editor: `version` counts changes of the page's shape, `folds` of the open toggles (heard
+ * while `following` them); `hidden` is the set computed at those counts; `notified` the counts
+ * the listeners last heard; `unfolding`: toggles being opened by `unfoldAround`.
  */
 interface FoldingState {
   version: number;
@@ -64,13 +65,22 @@ interface FoldingState {
   hidden?: { version: number; folds: number; set: ReadonlySet<string> };
   notified: { version: number; folds: number };
   listeners: Set<() => void>;
+  /**
+   * Whether the editor hears the fold state (subscribed to it): only while something listens to
+   * it (its drawn blocks), so an editor no longer drawn — a page left, the server's drawing of a
+   * page's top — is not kept alive by the app's fold state, which outlives it.
+   */
+  following: boolean;
+  follow?: () => void;
+  unfollow?: () => void;
+  unfolding: boolean;
 }
 const states = new WeakMap<Editor, FoldingState>();
 
 function stateOf(editor: Editor): FoldingState {
   let state = states.get(editor);
   if (!state) {
-    state = { version: 0, folds: 0, notified: { version: 0, folds: 0 }, listeners: new Set() };
+    state = { version: 0, folds: 0, notified: { version: 0, folds: 0 }, listeners: new Set(), following: false, unfolding: false };
     states.set(editor, state);
   }
   return state;
@@ -87,11 +97,12 @@ function notify(editor: Editor): void {
 /**
  * The uids of the blocks folded away now: every block nested (at any depth) under a closed
  * folding block that is itself shown or folded. Computed once per change of the document's
- * shape or of the folds (not per keystroke of typing), in one pass over the top-level blocks.
+ * shape or of the folds (not per keystroke of typing), in one pass over the top-level blocks;
+ * computed afresh each time while the editor does not follow the folds (nothing draws it).
  */
 export function foldedAway(editor: Editor & FoldingEditor): ReadonlySet<string> {
   const state = stateOf(editor);
-  if (state.hidden && state.hidden.version === state.version && state.hidden.folds === state.folds) return state.hidden.set;
+  if (state.following && state.hidden && state.hidden.version === state.version && state.hidden.folds === state.folds) return state.hidden.set;
   const set = new Set<string>();
   let foldedAt = -1;
   for (const node of editor.children) {
@@ -107,12 +118,22 @@ export function foldedAway(editor: Editor & FoldingEditor): ReadonlySet<string> 
   return set;
 }
 
-/** Calls `listener` when which blocks are folded away may have changed (the shape or the folds), not on typing. */
+/**
+ * Calls `listener` when which blocks are folded away may have changed (the shape or the folds),
+ * not on typing. The editor follows the fold state while it has a listener.
+ */
 export function onFoldedAwayChange(editor: Editor & FoldingEditor, listener: () => void): () => void {
-  const { listeners } = stateOf(editor);
-  listeners.add(listener);
-  return () => listeners.delete(listener);
+  const state = stateOf(editor);
+  state.listeners.add(listener);
+  if (state.listeners.size === 1) state.follow?.();
+  return () => {
+    if (!state.listeners.delete(listener)) return;
+    if (state.listeners.size === 0) state.unfollow?.();
+  };
 }
+
+/** Counts the opening and closing of toggles this editor has heard (a cache of what depends on them: lazyChunks' placeholders). */
+export const foldChanges = (editor: Editor): number => stateOf(editor).folds;
 
 /**
  * The closed folding blocks that fold top-level block `index` away, nearest first (its parent,
@@ -136,13 +157,31 @@ function closedAbove(editor: Editor & FoldingEditor, index: number): number[] {
  * leading into one, a heading chosen in a table of contents, the caret brought into one).
  */
 export function unfoldAround(editor: Editor & FoldingEditor, index: number): void {
-  for (const at of closedAbove(editor, index)) editor.folds.setOpen((editor.children[at] as BlockElement).uid, true);
+  const state = stateOf(editor);
+  // Opened one by one: the caret under the others stays where it is meanwhile (not moved out as by a close).
+  state.unfolding = true;
+  try {
+    for (const at of closedAbove(editor, index)) editor.folds.setOpen((editor.children[at] as BlockElement).uid, true);
+  } finally {
+    state.unfolding = false;
+  }
 }
 
 /** Whether the top-level block of `point` is folded away now. */
 function pointFoldedAway(editor: Editor & FoldingEditor, point: Point): boolean {
   const block = editor.children[point.path[0]] as BlockElement | undefined;
   return block !== undefined && foldedAway(editor).has(block.uid);
+}
+
+/**
+ * Where a caret folded away goes instead: back, to the end of the text of the shown toggle that
+ * folds it; forward, to the start of the first block shown after that toggle's blocks (at the
+ * page's end: back).
+ */
+function outOfFold(editor: Editor & FoldingEditor, point: Point, forward: boolean): Point {
+  const shown = closedAbove(editor, point.path[0]).at(-1)!;
+  const after = subtreeEnd(editor, shown);
+  return forward && after < editor.children.length ? Editor.start(editor, [after]) : Editor.end(editor, [shown]);
 }
 
 /** The index of the caret's top-level block (outside tables), or -1. */
@@ -154,29 +193,40 @@ function caretIndex(editor: Editor): number {
 
 export function withFolding<E extends Editor & { handleKey(event: KeyPress): boolean }>(editor: E, folds: FoldState = memoryFolds()): E & FoldingEditor {
   const folding = editor as E & FoldingEditor;
+  const state = stateOf(folding);
   const foldsChanged = () => {
-    stateOf(folding).folds += 1;
-    // A toggle closed over the caret (or an edge of the selection): it goes to the end of the
-    // toggle's text, which is shown — never left typing into blocks not drawn.
+    state.folds += 1;
+    // A toggle closed over the caret: it goes to the end of the toggle's text, which is shown —
+    // never left typing into blocks not drawn. (A selection's edge may stay: its block is drawn
+    // whole, hidden, so copying a closed toggle with what it folds works as before.)
     const { selection } = folding;
-    if (selection && (pointFoldedAway(folding, selection.anchor) || pointFoldedAway(folding, selection.focus))) {
-      const out = (point: Point): Point => {
-        if (!pointFoldedAway(folding, point)) return point;
-        const shown = closedAbove(folding, point.path[0]).at(-1)!;
-        return Editor.end(folding, [shown]);
-      };
-      Transforms.select(folding, { anchor: out(selection.anchor), focus: out(selection.focus) });
+    if (!state.unfolding && selection && Range.isCollapsed(selection) && pointFoldedAway(folding, selection.anchor)) {
+      Transforms.select(folding, outOfFold(folding, selection.anchor, false));
     }
     notify(folding);
   };
-  let unsubscribe = folds.subscribe(foldsChanged);
-  // The app may set its own state after building the editor: follow it.
+  let unsubscribe: (() => void) | null = null;
+  state.follow = () => {
+    if (unsubscribe) return;
+    unsubscribe = folds.subscribe(foldsChanged);
+    state.following = true;
+    // Toggles may have opened or closed unheard: what was computed before is not trusted.
+    state.folds += 1;
+  };
+  state.unfollow = () => {
+    unsubscribe?.();
+    unsubscribe = null;
+    state.following = false;
+  };
+  if (state.listeners.size > 0) state.follow();
+  // The app may set its own state after building the editor: follow that one.
   Object.defineProperty(folding, 'folds', {
     get: () => folds,
     set: (next: FoldState) => {
-      unsubscribe();
+      const following = state.following;
+      state.unfollow?.();
       folds = next;
-      unsubscribe = folds.subscribe(foldsChanged);
+      if (following) state.follow?.();
       foldsChanged();
     },
     configurable: true,
@@ -184,8 +234,12 @@ export function withFolding<E extends Editor & { handleKey(event: KeyPress): boo
 
   const { apply, onChange, insertBreak, handleKey } = folding;
 
+  /** The selection at the last change, and whether the document (not only the selection) changed since. */
+  let selectionBefore: Range | null = folding.selection;
+  let documentChanged = false;
   folding.apply = (op) => {
-    if (!TEXT_ONLY.has(op.type)) stateOf(folding).version += 1;
+    if (!TEXT_ONLY.has(op.type)) state.version += 1;
+    if (op.type !== 'set_selection') documentChanged = true;
     // Made into a folding type here (a shortcut, the slash menu, «Превратить в»): it opens.
     if (op.type === 'set_node' && op.path.length === 1) {
       const type = (op.newProperties as Partial<BlockElement>).type;
@@ -200,14 +254,20 @@ export function withFolding<E extends Editor & { handleKey(event: KeyPress): boo
   };
 
   folding.onChange = (options) => {
-    // The caret (or a selection edge) brought into a folded-away block — undo, a block moved under
-    // a closed toggle, a program's selection: the toggles above it open, before anything is drawn.
+    // The caret in a folded-away block, before anything is drawn: brought there by a change of the
+    // document (undo, Tab under a closed toggle, another writer moving its block), the toggles
+    // above it open; by a move of the caret alone (an arrow key, Ctrl+End, a click below the
+    // last block), it goes on past the fold in the way it was going.
     const { selection } = folding;
-    if (selection) {
-      for (const point of Range.isCollapsed(selection) ? [selection.anchor] : [selection.anchor, selection.focus]) {
-        if (pointFoldedAway(folding, point)) unfoldAround(folding, point.path[0]);
+    if (selection && Range.isCollapsed(selection) && pointFoldedAway(folding, selection.anchor)) {
+      if (documentChanged) unfoldAround(folding, selection.anchor.path[0]);
+      else {
+        const forward = selectionBefore !== null && Point.isAfter(selection.anchor, Range.start(selectionBefore));
+        Transforms.select(folding, outOfFold(folding, selection.anchor, forward));
       }
     }
+    selectionBefore = folding.selection;
+    documentChanged = false;
     onChange(options);
     notify(folding);
   };

@@ -25,7 +25,7 @@ import {
 import { flushSync } from 'react-dom';
 import { Editor, Element as SlateElementApi, Node, Range } from 'slate';
 import { ReactEditor, useSlateSelector, useSlateStatic, type RenderChunkProps } from 'slate-react';
-import { foldedAway, unfoldAround } from '../../plugins/withFolding';
+import { foldChanges, foldedAway, unfoldAround } from '../../plugins/withFolding';
 import type { SlateElement } from '../../schema/slate';
 import { scrollingAncestor } from '../ui/scrolling';
 
@@ -92,21 +92,22 @@ function estimatedHeight(element: SlateElement, text: string): number {
   return lines * line + rest;
 }
 
-/** The blocks folded away under closed toggles now (none for an editor without folding). */
+/** An editor that folds (the page editor); other editors fold nothing away. */
 const NOTHING_FOLDED: ReadonlySet<string> = new Set();
-const foldedAwayOf = (editor: Editor | null): ReadonlySet<string> => (editor && 'folds' in editor ? foldedAway(editor) : NOTHING_FOLDED);
+const folding = (editor: Editor | null): editor is Editor => editor !== null && 'folds' in editor;
 
 /**
  * A chunk's plain text, for its placeholder (find-in-page finds it; a scroll there mounts the
- * chunk), and its estimated height; kept until slate-react says the chunk changed. Blocks folded
- * away under closed toggles (drawn as nothing: plugins/withFolding) count neither text nor height,
- * as they were when the summary was made (a toggle opened later corrects it once the chunk is drawn).
+ * chunk), and its estimated height; kept until slate-react says the chunk changed or a toggle
+ * opens or closes. Blocks folded away under closed toggles (drawn as nothing: plugins/withFolding)
+ * count neither text nor height.
  */
-const summaries = new WeakMap<ChunkNode, { text: string; estimate: number }>();
+const summaries = new WeakMap<ChunkNode, { text: string; estimate: number; folds: number }>();
 function summaryOf(chunk: ChunkNode, modified: boolean, editor: Editor | null): { text: string; estimate: number } {
+  const changes = folding(editor) ? foldChanges(editor) : 0;
   let summary = modified ? undefined : summaries.get(chunk);
-  if (!summary) {
-    const away = foldedAwayOf(editor);
+  if (!summary || summary.folds !== changes) {
+    const away = folding(editor) ? foldedAway(editor) : NOTHING_FOLDED;
     const texts: string[] = [];
     let estimate = 0;
     for (const leaf of chunk.children) {
@@ -115,7 +116,7 @@ function summaryOf(chunk: ChunkNode, modified: boolean, editor: Editor | null): 
       texts.push(text);
       estimate += estimatedHeight(leaf.node as SlateElement, text);
     }
-    summary = { text: texts.join('\n'), estimate };
+    summary = { text: texts.join('\n'), estimate, folds: changes };
     summaries.set(chunk, summary);
   }
   return summary;
@@ -243,6 +244,9 @@ const VisibilityContext = createContext<ChunkVisibility | null>(null);
  */
 const SelectionEdgesContext = createContext('');
 
+/** The top-level indexes of the selection's edges, "start:end" ("" without one): re-renders when the caret goes to another block, not while typing in one. */
+export const useSelectionEdges = (): string => useContext(SelectionEdgesContext);
+
 function selectionEdges(editor: Editor): string {
   const { selection } = editor;
   if (!selection) return '';
@@ -283,7 +287,7 @@ export function ChunkVisibilityProvider({ editor, frame, children }: { editor: E
 export function revealBlock(editor: Editor, uid: string): boolean {
   const index = editor.children.findIndex((node) => (node as SlateElement).uid === uid);
   if (index < 0) return false;
-  flushSync(() => unfoldAround(editor, index));
+  if (folding(editor)) flushSync(() => unfoldAround(editor, index));
   chunkVisibilityOf(editor).mountIndex(index);
   const element = ReactEditor.toDOMNode(editor as ReactEditor, editor).querySelector(`[data-block-id="${CSS.escape(uid)}"]`);
   element?.scrollIntoView({ block: 'center' });
@@ -326,7 +330,7 @@ function LazyChunkView({ chunk, root, attributes, children }: LazyChunkProps) {
   // A chunk re-renders when its own blocks change and when the caret goes to another block (the
   // edges' context), and checks its pin then, with the chunks' indexes as slate-react has just
   // updated them; the page's start is always drawn.
-  useContext(SelectionEdgesContext);
+  useSelectionEdges();
   const pinned = pinnedBySelection(editor, chunk) || chunkRange(chunk)[0] === 0;
   const show = !visibility?.lazy || mounted || pinned;
   const modified = root.modifiedChunks.has(chunk);

@@ -1,5 +1,5 @@
 import { Node, Range, type Editor } from 'slate';
-import { useFocused, useSlateSelector, useSlateStatic, type RenderElementProps, type RenderLeafProps } from 'slate-react';
+import { ReactEditor, useFocused, useSlateSelector, useSlateStatic, type RenderElementProps, type RenderLeafProps } from 'slate-react';
 import { createContext, useContext, useLayoutEffect, useState, type CSSProperties, type ReactNode, type RefObject } from 'react';
 import type { BlockElement, SlateElement } from '../../schema/slate';
 import { isPageLink, isSafeHref } from '../../schema/token';
@@ -8,6 +8,7 @@ import { PageLinkView } from './PageLinkView';
 import { BLOCK_VIEWS } from './blocks';
 import { editorT } from './blocks/textBlockParts';
 import { useFoldedAway } from './folding';
+import { useSelectionEdges } from './lazyChunks';
 
 /** What every block's root element carries: its type class, its id, and its nesting depth. */
 export function blockRootProps(element: SlateElement, extraClass = '') {
@@ -39,13 +40,34 @@ const PLACEHOLDERS = {
 /** One block. Empty blocks show a placeholder: always for the title and headings, on the caret's line for text. */
 export function BlockElementView(props: RenderElementProps) {
   const editor = useSlateStatic();
-  // Folded away under a closed toggle (src/editor/folding.ts): an empty, hidden element in its place,
-  // without its text or its view (the caret is never in it: plugins/withFolding); search, copy,
-  // export and history see it in the document as any other.
-  if (useFoldedAway(editor, props.element.uid)) return <div {...props.attributes} {...blockRootProps(props.element)} data-folded-away="" />;
-  const View = BLOCK_VIEWS[props.element.type];
-  if (View) return <View {...props} />;
-  return <TextLikeView {...props} />;
+  // Folded away under a closed toggle (src/editor/folding.ts): search, copy, export and history
+  // see it in the document as any other.
+  if (useFoldedAway(editor, props.element.uid)) return <FoldedAwayBlock {...props} />;
+  const View = BLOCK_VIEWS[props.element.type] ?? TextLikeView;
+  return <View {...props} />;
+}
+
+/**
+ * A block folded away: an empty hidden element in its place, without its text or its view (the
+ * caret is never in it: plugins/withFolding) — unless an edge of a selection is in it (a closed
+ * toggle selected as a block, with what it folds; select-all): then drawn whole and hidden, so the
+ * browser's selection has its text to end in.
+ */
+function FoldedAwayBlock(props: RenderElementProps) {
+  const editor = useSlateStatic();
+  const edges = useSelectionEdges();
+  let holdsEdge = false;
+  if (edges !== '') {
+    try {
+      const index = ReactEditor.findPath(editor as ReactEditor, props.element)[0];
+      holdsEdge = edges.split(':').some((edge) => Number(edge) === index);
+    } catch {
+      // Not in the document any more: drawn empty until it goes.
+    }
+  }
+  if (!holdsEdge) return <div {...props.attributes} {...blockRootProps(props.element)} data-folded-away="" />;
+  const View = BLOCK_VIEWS[props.element.type] ?? TextLikeView;
+  return <View {...props} attributes={{ ...props.attributes, 'data-folded-away': '' } as RenderElementProps['attributes']} />;
 }
 
 /**

@@ -132,7 +132,7 @@ it('made by `>`, written inside, folded by Ctrl+Enter and the triangle, open or 
   await context.close();
 }, 90_000);
 
-it('closed over the caret, the caret goes to its line; a search result folded in one opens it', async () => {
+it('closed over the caret, the caret goes to its line; ← across it goes past what it folds; a search result folded in one opens it', async () => {
   const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
   const page = await context.newPage();
   await signInThroughUi(page, server, 'toggles-caret@example.com');
@@ -141,19 +141,30 @@ it('closed over the caret, the caret goes to its line; a search result folded in
   await page.locator('.block-toggle').waitFor();
   await page.keyboard.press('Enter');
   await page.keyboard.type('Ответ');
+  await page.keyboard.press('Enter');
+  await page.keyboard.press('Shift+Tab');
+  await page.keyboard.type('После');
   const answer = await page.locator('[data-slate-editor] p.block[data-depth="1"]').getAttribute('data-block-id');
+  await page.getByText('Ответ', { exact: true }).click();
+  await page.keyboard.press('End');
 
   // The caret in the answer; the triangle closes the toggle (a click on it leaves the caret where it was):
   // typed keys go to the toggle's line, shown, not into the answer folded away.
   await page.locator('.block-toggle').getByRole('button', { name: 'Свернуть' }).click();
-  await expect(visibleTexts(page)).resolves.toEqual(['Вопрос']);
+  await expect(visibleTexts(page)).resolves.toEqual(['Вопрос', 'После']);
   await expect(page.locator(`[data-block-id="${answer}"]`).evaluate((el) => el.innerHTML)).resolves.toBe('');
   await page.keyboard.type('?');
-  await expect(savedBlocksOf(page, url.split('/').pop()!)).resolves.toEqual(['toggle:0:Вопрос?', 'text:1:Ответ']);
+  // ← from the start of the line after it goes past what it folds, to the end of its line.
+  await page.getByText('После', { exact: true }).click();
+  await page.keyboard.press('Home');
+  await page.keyboard.press('ArrowLeft');
+  await page.keyboard.type('!');
+  await expect(savedBlocksOf(page, url.split('/').pop()!)).resolves.toEqual(['toggle:0:Вопрос?!', 'text:1:Ответ', 'text:0:После']);
+  await expect(visibleTexts(page)).resolves.toEqual(['Вопрос?!', 'После']);
 
   // A search result's address leads to the answer: the toggle opens, the answer is marked.
   await page.goto(`${url}?block=${answer}`);
   await page.locator(`[data-block-id="${answer}"].is-found`).waitFor();
-  await expect(visibleTexts(page)).resolves.toEqual(['Вопрос?', 'Ответ']);
+  await expect(visibleTexts(page)).resolves.toEqual(['Вопрос?!', 'Ответ', 'После']);
   await context.close();
 }, 60_000);

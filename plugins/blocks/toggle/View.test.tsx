@@ -1,4 +1,5 @@
 import { act, fireEvent, screen } from '@testing-library/react';
+import { Editor } from 'slate';
 import type { BlockElement } from '../../../schema/slate';
 import { renderEditor } from '../../../src/editor/blocks/testing';
 import { appFolds } from '../../../src/editor/folding';
@@ -32,12 +33,35 @@ describe('toggle view', () => {
     expect(shown(container, 'c1')).toBe(false);
   });
 
-  test('the caret taken into a folded-away block (undo, a search result) opens the toggle and is drawn there', async () => {
-    const { container, editor } = renderEditor([el('toggleBlock', 't', 'Подробности'), el('textBlock', 'c', 'внутри', 1)]);
+  test('the caret moved into a folded-away block goes on past it; a change of the document taking it there opens the toggle', async () => {
+    const { container, editor } = renderEditor([el('toggleBlock', 't', 'Подробности'), el('textBlock', 'c', 'внутри', 1), el('textBlock', 'after', 'после')]);
+    await act(async () => editor.select(Editor.start(editor, [3])));
     await act(async () => editor.select({ path: [2, 0], offset: 3 }));
+    expect(editor.selection?.anchor).toEqual({ path: [1, 0], offset: 'Подробности'.length });
+    expect(editor.folds.isOpen('t')).toBe(false);
+    // Written inside it while open, then closed (the caret goes to its line), then undone: the
+    // toggle opens again, the caret back where the writing was, drawn.
+    await act(async () => editor.folds.setOpen('t', true));
+    await act(async () => editor.select({ path: [2, 0], offset: 6 }));
+    await act(async () => editor.insertText('!'));
+    await act(async () => editor.folds.setOpen('t', false));
+    expect(editor.selection?.anchor).toEqual({ path: [1, 0], offset: 'Подробности'.length });
+    await act(async () => editor.undo());
     expect(editor.folds.isOpen('t')).toBe(true);
+    expect(editor.selection?.anchor).toEqual({ path: [2, 0], offset: 6 });
     expect(shown(container, 'c')).toBe(true);
     expect(container.querySelector('[data-block-id="c"]')!.textContent).toBe('внутри');
+  });
+
+  test('a closed toggle selected with what it folds (a range ending in a folded block) stays closed; that block is drawn whole, hidden', async () => {
+    const { container, editor } = renderEditor([el('toggleBlock', 't', 'Подробности'), el('textBlock', 'c', 'внутри', 1), el('textBlock', 'after', 'после')]);
+    await act(async () => editor.select({ anchor: { path: [1, 0], offset: 0 }, focus: { path: [2, 0], offset: 6 } }));
+    expect(editor.folds.isOpen('t')).toBe(false);
+    expect(shown(container, 'c')).toBe(false);
+    expect(container.querySelector('[data-block-id="c"]')!.textContent).toBe('внутри');
+    // The selection gone from it: empty again.
+    await act(async () => editor.select(Editor.start(editor, [3])));
+    expect(container.querySelector('[data-block-id="c"]')!.innerHTML).toBe('');
   });
 
   test('toggle headings are headings of their level; an open toggle with nothing inside says how to fill it', async () => {

@@ -5,10 +5,11 @@
  * views' tests need (pointer events, XMLHttpRequest, fetch).
  */
 import { act, render } from '@testing-library/react';
+import { useRef } from 'react';
 import { Provider } from 'react-redux';
 import { MemoryRouter, Route, Routes, useLocation } from 'react-router-dom';
 import type { Descendant } from 'slate';
-import { Editable, Slate } from 'slate-react';
+import { Editable, Slate, useSlateStatic } from 'slate-react';
 import { blocksToSlate, type BlockData, type WireBlock } from '../../../schema/block';
 import { titleToSlate, type BlockWireType } from '../../../schema/blocks';
 import type { BlockElement } from '../../../schema/slate';
@@ -16,6 +17,7 @@ import '../../app/i18n';
 import { createStore, type AppStore } from '../../app/store';
 import { createPageEditor } from '../pageEditor';
 import { BlockElementView, TokenLeaf } from '../renderers';
+import { ChunkVisibilityProvider } from '../lazyChunks';
 import { useCodeDecorate } from '../../../plugins/blocks/code/decorate';
 
 export const TEST_PAGE_ID = '11111111-2222-4333-8444-555555555555';
@@ -30,7 +32,16 @@ function PathProbe() {
 
 function TestEditable({ readOnly }: { readOnly: boolean }) {
   const decorate = useCodeDecorate();
-  return <Editable readOnly={readOnly} renderElement={BlockElementView} renderLeaf={TokenLeaf} decorate={decorate} />;
+  const editor = useSlateStatic();
+  const frame = useRef<HTMLDivElement>(null);
+  // As the page editor: the selection's edges known to the blocks (a folded block holding one is drawn whole).
+  return (
+    <div ref={frame}>
+      <ChunkVisibilityProvider editor={editor} frame={frame}>
+        <Editable readOnly={readOnly} renderElement={BlockElementView} renderLeaf={TokenLeaf} decorate={decorate} />
+      </ChunkVisibilityProvider>
+    </div>
+  );
 }
 
 const isWire = (blocks: WireBlock[] | BlockElement[]): blocks is WireBlock[] => blocks.some((block) => 'contentType' in block);

@@ -26,7 +26,7 @@ export const makesBoardColumns = (field: DatabaseField | undefined): boolean => 
 const CARD_KIND = 'database-card';
 /** A person board's columns are read again this long after the rows change (several changes, one read). */
 const PEOPLE_REFRESH_MS = 300;
-/** A card's move written again from the server's cell after a conflict (someone changed the card's options meanwhile), at most this often. */
+/** A card's move is sent at most this often: again from the server's cell after each conflict (someone changed the card's options meanwhile). */
 const MOVE_ATTEMPTS = 3;
 
 /** A card dropped and not yet answered (then read again): drawn in its new place meanwhile. */
@@ -445,10 +445,22 @@ function Board({ layout, subId, fieldId, field, track, t }: BoardProps) {
           // A value made from the card's cell (a multi-select's other options kept) that someone
           // changed meanwhile: made again from the cell as the server has it, so their change stays.
           const theirs = conflictCell(error);
-          if (theirs && attempt < MOVE_ATTEMPTS) {
+          if (theirs && attempt + 1 < MOVE_ATTEMPTS) {
             values = { ...values, [theirs.fieldId]: theirs.value };
             versions = { ...versions, [theirs.fieldId]: theirs.version };
             change = moveFrom(values, versions);
+            const again = change;
+            // Drawn meanwhile with what it is to be now (their change in it).
+            setPending((now) =>
+              now?.row.id === rowId
+                ? {
+                    ...now,
+                    row: again.set.reduce((drawn, cell) => withCell(drawn, cell.fieldId, cell.value), now.row),
+                    stays: again.stays,
+                    ...(lanes ? { laneStays: again.laneStays } : {}),
+                  }
+                : now,
+            );
             continue;
           }
           written = false;
