@@ -57,6 +57,8 @@ export interface FoldState {
   setOpen(uid: string, open: boolean, made?: boolean): void;
   /** Calls `listener` when any block opens or closes; answers the unsubscribe. */
   subscribe(listener: () => void): () => void;
+  /** Counts the changes (any block opened or closed): what is computed from the folds is kept while it is the same. */
+  version(): number;
 }
 
 export interface FoldingEditor {

@@ -36,14 +36,17 @@ export const isFolding = (element: { type: string } | undefined): boolean => ele
 export function memoryFolds(open: Iterable<string> = []): FoldState {
   const opened = new Set(open);
   const listeners = new Set<() => void>();
+  let version = 0;
   return {
     isOpen: (uid) => opened.has(uid),
     setOpen: (uid, value) => {
       if (opened.has(uid) === value) return;
       if (value) opened.add(uid);
       else opened.delete(uid);
+      version += 1;
       for (const listener of [...listeners]) listener();
     },
+    version: () => version,
     subscribe: (listener) => {
       listeners.add(listener);
       return () => listeners.delete(listener);
@@ -55,14 +58,15 @@ export function memoryFolds(open: Iterable<string> = []): FoldState {
 const TEXT_ONLY = new Set<Operation['type']>(['insert_text', 'remove_text', 'set_selection']);
 
 /**
- * Per editor: `version` counts changes of the page's shape, `folds` of the open toggles (heard
- * while `following` them); `hidden` is the set computed at those counts; `notified` the counts
- * the listeners last heard; `unfolding`: toggles being opened by `unfoldAround`.
+ * Per editor: `version` counts changes of the page's shape, `folds` the opening and closing of
+ * toggles heard while `following` the fold state; `hidden` is the set computed at a shape and a
+ * fold state's version (kept whether or not followed); `notified` the counts the listeners last
+ * heard; `unfolding`: toggles being opened by `unfoldAround`.
  */
 interface FoldingState {
   version: number;
   folds: number;
-  hidden?: { version: number; folds: number; set: ReadonlySet<string> };
+  hidden?: { version: number; folds: FoldState; foldsVersion: number; set: ReadonlySet<string> };
   notified: { version: number; folds: number };
   listeners: Set<() => void>;
   /**
@@ -97,12 +101,13 @@ function notify(editor: Editor): void {
 /**
  * The uids of the blocks folded away now: every block nested (at any depth) under a closed
  * folding block that is itself shown or folded. Computed once per change of the document's
- * shape or of the folds (not per keystroke of typing), in one pass over the top-level blocks;
- * computed afresh each time while the editor does not follow the folds (nothing draws it).
+ * shape or of the folds (not per keystroke of typing), in one pass over the top-level blocks.
  */
 export function foldedAway(editor: Editor & FoldingEditor): ReadonlySet<string> {
   const state = stateOf(editor);
-  if (state.following && state.hidden && state.hidden.version === state.version && state.hidden.folds === state.folds) return state.hidden.set;
+  const { folds } = editor;
+  const hidden = state.hidden;
+  if (hidden && hidden.version === state.version && hidden.folds === folds && hidden.foldsVersion === folds.version()) return hidden.set;
   const set = new Set<string>();
   let foldedAt = -1;
   for (const node of editor.children) {
@@ -114,7 +119,7 @@ export function foldedAway(editor: Editor & FoldingEditor): ReadonlySet<string> 
     }
     foldedAt = FOLDING_TYPES.has(block.type) && !editor.folds.isOpen(block.uid) ? depth : -1;
   }
-  state.hidden = { version: state.version, folds: state.folds, set };
+  state.hidden = { version: state.version, folds, foldsVersion: folds.version(), set };
   return set;
 }
 
@@ -210,7 +215,7 @@ export function withFolding<E extends Editor & { handleKey(event: KeyPress): boo
     if (unsubscribe) return;
     unsubscribe = folds.subscribe(foldsChanged);
     state.following = true;
-    // Toggles may have opened or closed unheard: what was computed before is not trusted.
+    // Toggles may have opened or closed unheard: what depends on them is read again.
     state.folds += 1;
   };
   state.unfollow = () => {

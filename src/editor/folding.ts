@@ -24,7 +24,9 @@ function createAppFolds(): FoldState & { load(pageId: string): void; reset(): vo
   const touched = new Set<string>();
   const loaded = new Map<string, Promise<void>>();
   const listeners = new Set<() => void>();
+  let version = 0;
   const emit = () => {
+    version += 1;
     for (const listener of [...listeners]) listener();
   };
   const write = (uid: string, value: boolean, attemptsLeft: number) => {
@@ -40,6 +42,7 @@ function createAppFolds(): FoldState & { load(pageId: string): void; reset(): vo
   };
   return {
     isOpen: (uid) => open.has(uid),
+    version: () => version,
     setOpen: (uid, value, made = false) => {
       touched.add(uid);
       if (open.has(uid) !== value) {
