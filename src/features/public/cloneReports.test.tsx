@@ -33,6 +33,7 @@ beforeEach(() => {
 });
 afterEach(() => jest.restoreAllMocks());
 
+/** Opens the clone screen (its steps are several requests: on a loaded machine they take more than findBy's default second). */
 function open() {
   const store = createStore();
   store.dispatch({ type: 'workspaces/load/fulfilled', payload: [{ id: WS, name: 'Команда', avatar: null, alias: null, role: 'admin', private: false }] });
@@ -64,7 +65,7 @@ test('a public page copied block by block that fails half way is deleted again a
     return { status: 200, body: { data: null } };
   };
   open();
-  expect(await screen.findByText('home')).toBeTruthy();
+  expect(await screen.findByText('home', undefined, { timeout: 5_000 })).toBeTruthy();
   const made = calls.find((c) => c.url.endsWith('/section/private'));
   expect(made).toBeTruthy();
   // The copy's id is the one its first block was written to; it goes to the trash and out of it.
@@ -86,7 +87,7 @@ test('a page that is not there (404): not reported, nothing made', async () => {
   const logged = (['error', 'warn', 'info'] as const).map((level) => jest.spyOn(console, level).mockImplementation(() => undefined));
   reply = () => ({ status: 404 });
   open();
-  expect(await screen.findByText('home')).toBeTruthy();
+  expect(await screen.findByText('home', undefined, { timeout: 5_000 })).toBeTruthy();
   expect(logged.flatMap((spy) => cloneLines(spy))).toEqual([]);
   expect(calls.map((c) => c.method)).toEqual(['POST', 'GET']);
 });
@@ -95,7 +96,7 @@ test('a copy made opens; nothing reported', async () => {
   const error = jest.spyOn(console, 'error').mockImplementation(() => undefined);
   reply = () => ({ status: 201, body: { data: null } });
   open();
-  expect(await screen.findByText('the copy')).toBeTruthy();
+  expect(await screen.findByText('the copy', undefined, { timeout: 5_000 })).toBeTruthy();
   await waitFor(() => expect(calls).toHaveLength(1));
   expect(cloneLines(error)).toEqual([]);
 });
