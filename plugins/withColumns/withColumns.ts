@@ -1,11 +1,14 @@
 import { Editor, Element, Node, Transforms, type Operation, type Path } from 'slate';
 import { newId } from '../../schema/ids';
 import { depthOf, type BlockElement } from '../../schema/slate';
-import { blockAt } from '../queries';
+import { blockAt, parentIndex } from '../queries';
 import { moveBlockRange } from '../withBlockActions/blockActions';
 import { shiftRange, subtreeEnd } from '../withStructure/withStructure';
 import { isApplyingRemote } from '../withBlockSync/withBlockSync';
 import type { KeyPress } from '../types';
+
+/** (The structural query lives in plugins/queries.ts; the columns' callers import it from here too.) */
+export { parentIndex };
 
 /*
  * The shape of columns (issue 39 §2; plugins/blocks/columns/block.ts): a column list's direct
@@ -31,14 +34,6 @@ export const COLUMN = 'columnBlock';
 
 const isList = (block: BlockElement | undefined) => block?.type === COLUMN_LIST;
 const isColumn = (block: BlockElement | undefined) => block?.type === COLUMN;
-
-/** The index of the block's parent (the nearest block before it one level up), or -1. */
-export function parentIndex(editor: Editor, index: number): number {
-  const depth = depthOf(blockAt(editor, index));
-  if (depth === 0) return -1;
-  for (let i = index - 1; i >= 0; i--) if (depthOf(blockAt(editor, i)) < depth) return i;
-  return -1;
-}
 
 /** The index of the column list the block is in (at any depth), or -1. */
 export function enclosingList(editor: Editor, index: number): number {

@@ -2,7 +2,7 @@ import { Editor, Node, Point, Range, Transforms, type Operation } from 'slate';
 import { REGISTERED_BLOCKS } from '../../schema/blocks';
 import { newId } from '../../schema/ids';
 import { depthOf, type BlockElement, type BlockElementType } from '../../schema/slate';
-import { blockAt } from '../queries';
+import { blockAt, parentIndex } from '../queries';
 import type { FoldingEditor, FoldState, KeyPress } from '../types';
 
 export type { FoldingEditor, FoldState };
@@ -146,12 +146,8 @@ export const foldChanges = (editor: Editor): number => stateOf(editor).folds;
  */
 function closedAbove(editor: Editor & FoldingEditor, index: number): number[] {
   const found: number[] = [];
-  const at = editor.children[index] as BlockElement | undefined;
-  let depth = at ? depthOf(at) : 0;
-  for (let i = index - 1; i >= 0 && depth > 0; i--) {
+  for (let i = parentIndex(editor, index); i >= 0; i = parentIndex(editor, i)) {
     const block = editor.children[i] as BlockElement;
-    if (depthOf(block) >= depth) continue;
-    depth = depthOf(block);
     if (FOLDING_TYPES.has(block.type) && !editor.folds.isOpen(block.uid)) found.push(i);
   }
   return found;

@@ -18,7 +18,19 @@ import { conflictCell } from '../cells/cellWrites';
 import { groupKey, useCollapsedGroups } from '../rows/collapsedGroups';
 import { fromTemplate, madeFromTemplate, templateFor } from '../rows/rowTemplates';
 import type { LiveView } from '../context';
-import { CARD_BASE, cardEstimate, cardKeyAction, cardMove, cellKey, columnCell, coverFile, isEmptyCell, laneCellOf, type ColumnValue } from './boardCards';
+import {
+  CARD_BASE,
+  cardEstimate,
+  cardKeyAction,
+  cardMove,
+  cellKey,
+  columnCell,
+  coverFile,
+  isEmptyCell,
+  laneCellOf,
+  type CardMove,
+  type ColumnValue,
+} from './boardCards';
 
 /** Whether a field's values make a board's columns: the one rule is `boardColumnValues` (rowsAddress.ts). */
 export const makesBoardColumns = (field: DatabaseField | undefined): boolean => boardColumnValues(field) !== null;
@@ -419,10 +431,12 @@ function Board({ layout, subId, fieldId, field, track, t }: BoardProps) {
       // The column's value (and the lane's, to another lane): a multi-select card stays in its other options' columns and lanes.
       const moveFrom = (values: Record<string, RowValue> | undefined, versions: Record<string, number> | undefined) =>
         cardMove({ fieldId, field }, lanes ? laneOf : undefined, values, { column: from, lane: lanes?.from }, { column: to, lane: lanes?.to }, versions);
+      /** The card as the move draws it: its cells with the move's values. */
+      const moved = (card: WireRow, written: CardMove) => written.set.reduce((drawn, cell) => withCell(drawn, cell.fieldId, cell.value), card);
       let change = moveFrom(row?.data.values, row?.versions);
       if (row)
         setPending({
-          row: change.set.reduce((drawn, cell) => withCell(drawn, cell.fieldId, cell.value), row),
+          row: moved(row, change),
           from,
           to,
           ...(lanes ? { fromLane: lanes.from, toLane: lanes.to, laneStays: change.laneStays } : {}),
@@ -455,7 +469,7 @@ function Board({ layout, subId, fieldId, field, track, t }: BoardProps) {
               now?.row.id === rowId
                 ? {
                     ...now,
-                    row: again.set.reduce((drawn, cell) => withCell(drawn, cell.fieldId, cell.value), now.row),
+                    row: moved(now.row, again),
                     stays: again.stays,
                     ...(lanes ? { laneStays: again.laneStays } : {}),
                   }
